@@ -1,0 +1,2 @@
+//! Placeholder example bot.
+fn main() {}

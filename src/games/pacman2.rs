@@ -1,0 +1,1 @@
+//! Placeholder: filled in by the pacman2 work.

@@ -1,0 +1,1 @@
+//! Protocol (being written).
