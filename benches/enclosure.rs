@@ -1,0 +1,2 @@
+//! Placeholder bench (being written).
+fn main() {}

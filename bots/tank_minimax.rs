@@ -1,0 +1,2 @@
+//! Placeholder bot (being written).
+fn main() {}
