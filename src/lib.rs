@@ -15,4 +15,5 @@ pub mod games;
 pub mod json;
 pub mod protocol;
 pub mod rng;
+pub mod search;
 pub mod time;

@@ -1,0 +1,8 @@
+//! Ready search over [`crate::games::Game`]: flat Monte Carlo,
+//! alpha-beta over joint moves for two players, and decoupled UCT for
+//! simultaneous moves. All stop at a [`crate::time::Deadline`] and reuse
+//! preallocated storage.
+
+pub mod alphabeta;
+pub mod duct;
+pub mod flat_mc;
