@@ -18,7 +18,9 @@ impl GlibcRand {
             let prev = r[i - 1] as i32;
             let hi = prev / 127_773;
             let lo = prev % 127_773;
-            let mut w = 16_807i32.wrapping_mul(lo).wrapping_sub(2_836i32.wrapping_mul(hi));
+            let mut w = 16_807i32
+                .wrapping_mul(lo)
+                .wrapping_sub(2_836i32.wrapping_mul(hi));
             if w < 0 {
                 w = w.wrapping_add(2_147_483_647);
             }
@@ -74,7 +76,10 @@ mod tests {
         // glibc: srand(1); rand() x5
         let mut g = GlibcRand::new(1);
         let got: Vec<i32> = (0..5).map(|_| g.rand()).collect();
-        assert_eq!(got, [1804289383, 846930886, 1681692777, 1714636915, 1957747793]);
+        assert_eq!(
+            got,
+            [1804289383, 846930886, 1681692777, 1714636915, 1957747793]
+        );
     }
 
     #[test]
