@@ -1,0 +1,1194 @@
+//! Pacman2 (吃豆人2), Botzone's four-player simultaneous game, exactly as the
+//! judge plays it.
+//!
+//! - [`Map`]: the judge's `initdata` (size, the four constants, `static` and
+//!   `content`), parsed from JSON ([`Map::from_json`]), written back
+//!   ([`Map::to_json`]) or drawn from a seed like the judge
+//!   ([`Map::generate`]).
+//! - [`Pacman2`]: the state. [`Pacman2::apply`] plays one joint turn exactly
+//!   as the judge's `NextTurn` (including the one rule where the judge and
+//!   the wiki's sample differ: a beam also hits a player who died this turn
+//!   from an invalid action while a live player shares the cell), and
+//!   [`Pacman2::undo`] takes it back like `PopState`, from a backtrack stack
+//!   in fixed storage. Legal actions go into a fixed-capacity list; nothing
+//!   in apply, undo, legal actions or a random rollout allocates.
+//! - Botzone's scores ([`Pacman2::final_scores`]) and an ASCII rendering
+//!   (`Display`, like the sample's `DebugPrint`).
+//!
+//! Internally the field is a row-major cell index (`row * width + col`,
+//! at most 121 cells), fruit are 128-bit boards, and every cell's wrapped
+//! neighbours and beam paths are precomputed.
+//!
+//! ```
+//! use botzone::games::pacman2::{Action, Map, Pacman2};
+//!
+//! let map = Map::generate(1);
+//! let mut game = Pacman2::new(&map);
+//! game.apply(&[Action::STAY, Action::RIGHT, Action::STAY, Action::SHOOT_LEFT]);
+//! assert_eq!(game.turn(), 1);
+//! game.undo();
+//! assert_eq!(game.turn(), 0);
+//! ```
+
+use std::fmt;
+
+use crate::fixed::FixedList;
+use crate::games::Game;
+use crate::json::Value;
+use crate::rng::Rng;
+
+mod mapgen;
+
+/// Seats in a game.
+pub const PLAYERS: usize = 4;
+/// The longest side of a field: the judge draws sides in `[6, 12)` and
+/// accepts no larger one from `initdata`.
+pub const MAX_SIDE: usize = 11;
+/// Cells of the largest field (11 x 11 = 121 fit a 128-bit board).
+pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+/// A game ends after this many turns at the latest.
+pub const MAX_TURN: usize = 100;
+
+/// Wall on the north side of a cell (`static` bit).
+pub const WALL_NORTH: u8 = 1;
+/// Wall on the east side.
+pub const WALL_EAST: u8 = 2;
+/// Wall on the south side.
+pub const WALL_SOUTH: u8 = 4;
+/// Wall on the west side.
+pub const WALL_WEST: u8 = 8;
+/// A fruit generator (`static` bit).
+pub const GENERATOR: u8 = 16;
+/// A small fruit (`content` bit; players are `1 << id`).
+pub const SMALL_FRUIT: u8 = 16;
+/// A large fruit (`content` bit).
+pub const LARGE_FRUIT: u8 = 32;
+
+/// Row and column steps of the eight directions the judge uses (up, right,
+/// down, left, then the diagonals the generators fill).
+const DY: [i32; 8] = [-1, 0, 1, 0, -1, 1, 1, -1];
+const DX: [i32; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
+
+/// One player's action in one turn, as the judge codes it: -1 stay, 0..=3
+/// move up, right, down, left, 4..=7 shoot up, right, down, left. Any other
+/// code (the judge sends -10 for an invalid answer) is invalid and kills
+/// the player, as do moves into a wall and shots without the strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Action(i8);
+
+impl Default for Action {
+    fn default() -> Self {
+        Action::STAY
+    }
+}
+
+impl Action {
+    /// Stay where you are (always legal).
+    pub const STAY: Action = Action(-1);
+    /// Move up (row - 1).
+    pub const UP: Action = Action(0);
+    /// Move right (column + 1).
+    pub const RIGHT: Action = Action(1);
+    /// Move down (row + 1).
+    pub const DOWN: Action = Action(2);
+    /// Move left (column - 1).
+    pub const LEFT: Action = Action(3);
+    /// Shoot a beam upwards.
+    pub const SHOOT_UP: Action = Action(4);
+    /// Shoot a beam to the right.
+    pub const SHOOT_RIGHT: Action = Action(5);
+    /// Shoot a beam downwards.
+    pub const SHOOT_DOWN: Action = Action(6);
+    /// Shoot a beam to the left.
+    pub const SHOOT_LEFT: Action = Action(7);
+    /// What the judge sends for an answer it could not accept.
+    pub const INVALID: Action = Action(-10);
+    /// The nine actions a player may choose, in the judge's order.
+    pub const ALL: [Action; 9] = [
+        Action::STAY,
+        Action::UP,
+        Action::RIGHT,
+        Action::DOWN,
+        Action::LEFT,
+        Action::SHOOT_UP,
+        Action::SHOOT_RIGHT,
+        Action::SHOOT_DOWN,
+        Action::SHOOT_LEFT,
+    ];
+
+    /// The action of a wire code; codes outside `-1..=7` become
+    /// [`Action::INVALID`] (which the judge treats as death, like any
+    /// invalid answer).
+    pub fn from_code(code: i64) -> Action {
+        if (-1..=7).contains(&code) {
+            Action(code as i8)
+        } else {
+            Action::INVALID
+        }
+    }
+
+    /// The wire code (-1..=7, or -10 for an invalid action).
+    pub fn code(self) -> i8 {
+        self.0
+    }
+
+    /// Whether this moves one cell.
+    pub fn is_move(self) -> bool {
+        (0..4).contains(&self.0)
+    }
+
+    /// Whether this shoots a beam.
+    pub fn is_shot(self) -> bool {
+        (4..8).contains(&self.0)
+    }
+}
+
+/// Legal actions of one player: at most the nine actions there are.
+pub type Actions = FixedList<Action, 9>;
+
+/// The game's constants, from `initdata` (the judge always uses 20, 10, 10
+/// and 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Constants {
+    /// Turns between two fruit waves of the generators.
+    pub generator_interval: i32,
+    /// Turns a large fruit's boost lasts.
+    pub large_fruit_duration: i32,
+    /// Strength a large fruit's boost gives.
+    pub large_fruit_enhancement: i32,
+    /// Strength a shot costs (a hit moves `1.5` times this).
+    pub skill_cost: i32,
+}
+
+impl Default for Constants {
+    fn default() -> Self {
+        Constants {
+            generator_interval: 20,
+            large_fruit_duration: 10,
+            large_fruit_enhancement: 10,
+            skill_cost: 4,
+        }
+    }
+}
+
+/// A field as the judge sends it in `initdata`: size, constants, walls and
+/// generators (`static`), players and fruit (`content`), `[row][col]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Map {
+    /// The seed the judge drew it from, when known.
+    pub seed: Option<u32>,
+    /// Columns (1..=11).
+    pub width: usize,
+    /// Rows (1..=11).
+    pub height: usize,
+    /// The game's constants.
+    pub constants: Constants,
+    /// Walls ([`WALL_NORTH`]...) and [`GENERATOR`], `[row][col]`.
+    pub statics: [[u8; MAX_SIDE]; MAX_SIDE],
+    /// Players (`1 << id`), [`SMALL_FRUIT`] and [`LARGE_FRUIT`], `[row][col]`.
+    pub content: [[u8; MAX_SIDE]; MAX_SIDE],
+}
+
+/// Why a [`Map`] or a request could not be read; the message names the
+/// offending part (e.g. `static[2][3]: expected an integer in 0..=31`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapError(String);
+
+impl MapError {
+    fn new(msg: impl Into<String>) -> Self {
+        MapError(msg.into())
+    }
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for MapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MapError {}
+
+fn int_field(v: &Value, name: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, MapError> {
+    match v.get(name) {
+        None => Err(MapError::new(format!("{name}: missing"))),
+        Some(x) => match x.as_i64() {
+            Some(n) if range.contains(&n) => Ok(n),
+            _ => Err(MapError::new(format!(
+                "{name}: expected an integer in {}..={}, found {}",
+                range.start(),
+                range.end(),
+                x
+            ))),
+        },
+    }
+}
+
+fn grid_field(
+    v: &Value,
+    name: &str,
+    width: usize,
+    height: usize,
+    max: u8,
+) -> Result<[[u8; MAX_SIDE]; MAX_SIDE], MapError> {
+    let rows = match v.get(name) {
+        None => return Err(MapError::new(format!("{name}: missing"))),
+        Some(x) => x.as_array().ok_or_else(|| {
+            MapError::new(format!(
+                "{name}: expected an array of {height} rows, found {}",
+                x.kind()
+            ))
+        })?,
+    };
+    if rows.len() != height {
+        return Err(MapError::new(format!(
+            "{name}: expected {height} rows (the height), found {}",
+            rows.len()
+        )));
+    }
+    let mut out = [[0u8; MAX_SIDE]; MAX_SIDE];
+    for (r, row) in rows.iter().enumerate() {
+        let cols = row.as_array().ok_or_else(|| {
+            MapError::new(format!(
+                "{name}[{r}]: expected an array, found {}",
+                row.kind()
+            ))
+        })?;
+        if cols.len() != width {
+            return Err(MapError::new(format!(
+                "{name}[{r}]: expected {width} cells (the width), found {}",
+                cols.len()
+            )));
+        }
+        for (c, cell) in cols.iter().enumerate() {
+            match cell.as_i64() {
+                Some(n) if (0..=i64::from(max)).contains(&n) => out[r][c] = n as u8,
+                _ => {
+                    return Err(MapError::new(format!(
+                        "{name}[{r}][{c}]: expected an integer in 0..={max}, found {cell}"
+                    )))
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Map {
+    /// The map the judge draws for `seed` (`{"initdata":{"seed":N}}`),
+    /// bit for bit (glibc's `rand()`, see `crate::crand`).
+    pub fn generate(seed: u32) -> Map {
+        mapgen::generate(seed)
+    }
+
+    /// Reads a map from the judge's `initdata` (or a first request, which
+    /// adds `"id"`): `width`, `height`, the four constants (20, 10, 10, 4
+    /// when missing), `static` and `content`; `seed` is optional.
+    ///
+    /// # Errors
+    /// A missing or malformed field, a side outside `1..=11`, or a content
+    /// grid that does not hold each of the four players exactly once.
+    pub fn from_json(v: &Value) -> Result<Map, MapError> {
+        if v.as_object().is_none() {
+            return Err(MapError::new(format!(
+                "expected an object, found {}",
+                v.kind()
+            )));
+        }
+        let width = int_field(v, "width", 1..=MAX_SIDE as i64)? as usize;
+        let height = int_field(v, "height", 1..=MAX_SIDE as i64)? as usize;
+        let defaults = Constants::default();
+        let constant = |name: &str, default: i32| -> Result<i32, MapError> {
+            if v.get(name).is_none() {
+                Ok(default)
+            } else {
+                Ok(int_field(v, name, 0..=1_000_000)? as i32)
+            }
+        };
+        let constants = Constants {
+            generator_interval: constant("GENERATOR_INTERVAL", defaults.generator_interval)?,
+            large_fruit_duration: constant("LARGE_FRUIT_DURATION", defaults.large_fruit_duration)?,
+            large_fruit_enhancement: constant(
+                "LARGE_FRUIT_ENHANCEMENT",
+                defaults.large_fruit_enhancement,
+            )?,
+            skill_cost: constant("SKILL_COST", defaults.skill_cost)?,
+        };
+        if constants.generator_interval < 1 {
+            return Err(MapError::new("GENERATOR_INTERVAL: expected at least 1"));
+        }
+        let seed = match v.get("seed") {
+            None | Some(Value::Null) => None,
+            Some(s) => Some(
+                s.as_i64()
+                    .filter(|n| (0..=i64::from(u32::MAX)).contains(n))
+                    .ok_or_else(|| {
+                        MapError::new(format!("seed: expected an unsigned integer, found {s}"))
+                    })? as u32,
+            ),
+        };
+        let statics = grid_field(v, "static", width, height, 31)?;
+        let content = grid_field(v, "content", width, height, 63)?;
+        let map = Map {
+            seed,
+            width,
+            height,
+            constants,
+            statics,
+            content,
+        };
+        map.check_players()?;
+        Ok(map)
+    }
+
+    fn check_players(&self) -> Result<(), MapError> {
+        for p in 0..PLAYERS {
+            let mut seen = 0;
+            for r in 0..self.height {
+                for c in 0..self.width {
+                    if self.content[r][c] & (1 << p) != 0 {
+                        seen += 1;
+                    }
+                }
+            }
+            if seen != 1 {
+                return Err(MapError::new(format!(
+                    "content: player {p} must be on exactly one cell, found on {seen}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The judge's `initdata` as one compact JSON line, fields in the
+    /// judge's order (`GENERATOR_INTERVAL`, `LARGE_FRUIT_DURATION`,
+    /// `LARGE_FRUIT_ENHANCEMENT`, `SKILL_COST`, `content`, `height`, `seed`
+    /// when known, `static`, `width`).
+    pub fn to_json(&self) -> String {
+        self.to_json_with_id(None)
+    }
+
+    /// Like [`Map::to_json`], with the player's `"id"` added first: the
+    /// first request a bot receives.
+    pub fn to_json_with_id(&self, id: Option<usize>) -> String {
+        use std::fmt::Write as _;
+        let grid = |out: &mut String, g: &[[u8; MAX_SIDE]; MAX_SIDE]| {
+            out.push('[');
+            for r in 0..self.height {
+                if r > 0 {
+                    out.push(',');
+                }
+                out.push('[');
+                for c in 0..self.width {
+                    if c > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "{}", g[r][c]);
+                }
+                out.push(']');
+            }
+            out.push(']');
+        };
+        let k = &self.constants;
+        let mut out = String::with_capacity(1024);
+        out.push('{');
+        if let Some(id) = id {
+            let _ = write!(out, "\"id\":{id},");
+        }
+        let _ = write!(
+            out,
+            "\"GENERATOR_INTERVAL\":{},\"LARGE_FRUIT_DURATION\":{},\"LARGE_FRUIT_ENHANCEMENT\":{},\"SKILL_COST\":{},\"content\":",
+            k.generator_interval, k.large_fruit_duration, k.large_fruit_enhancement, k.skill_cost
+        );
+        grid(&mut out, &self.content);
+        let _ = write!(out, ",\"height\":{}", self.height);
+        if let Some(seed) = self.seed {
+            let _ = write!(out, ",\"seed\":{seed}");
+        }
+        out.push_str(",\"static\":");
+        grid(&mut out, &self.statics);
+        let _ = write!(out, ",\"width\":{}}}", self.width);
+        out
+    }
+}
+
+/// One player as the judge keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Row of the cell (kept where the player died).
+    pub row: usize,
+    /// Column of the cell.
+    pub col: usize,
+    /// Strength, including a large fruit's boost (0 once dead, except a
+    /// player killed by an invalid action and then hit by a beam that turn,
+    /// who keeps the negative strength, as on the judge).
+    pub strength: i32,
+    /// Turns of large-fruit boost left.
+    pub power_up_left: i32,
+    /// Whether the player is dead.
+    pub dead: bool,
+}
+
+/// Everything a turn changes: 80 bytes, copied onto the backtrack stack
+/// before each turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+struct Dynamic {
+    small: u128,
+    large: u128,
+    strength: [i32; PLAYERS],
+    power_up_left: [i32; PLAYERS],
+    generator_turn_left: i32,
+    small_fruit_count: i32,
+    cell: [u8; PLAYERS],
+    /// Bit `p` set while player `p` is alive.
+    alive: u8,
+    turn: u8,
+}
+
+/// The unchanging part of a field, with precomputed tables.
+#[derive(Clone)]
+struct Board {
+    width: u8,
+    height: u8,
+    constants: Constants,
+    /// The strength a beam hit moves: `SKILL_COST * 1.5` (exact when the
+    /// cost is even; odd costs take the judge's floating-point path).
+    hit: i32,
+    statics: [u8; 128],
+    /// Wrapped neighbour in each of the four directions.
+    step: [[u8; 4]; 128],
+    /// Directions without a wall, and how many.
+    moves: [[i8; 4]; 128],
+    move_count: [u8; 128],
+    /// Cells a beam from this cell in each direction passes.
+    beam: [[u128; 4]; 128],
+    /// Cells the generators fill.
+    spawn: u128,
+}
+
+/// A Pacman2 game: the field, the players, and the turns played so far
+/// (which [`Pacman2::undo`] takes back).
+#[derive(Clone)]
+pub struct Pacman2 {
+    board: Board,
+    cur: Dynamic,
+    history: [Dynamic; MAX_TURN],
+}
+
+impl fmt::Debug for Pacman2 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Pacman2 {{ turn: {}, players: {:?} }}",
+            self.turn(),
+            self.players()
+        )
+    }
+}
+
+impl PartialEq for Pacman2 {
+    /// Same field, same current state and same history.
+    fn eq(&self, other: &Self) -> bool {
+        let n = self.cur.turn as usize;
+        self.board.width == other.board.width
+            && self.board.height == other.board.height
+            && self.board.statics == other.board.statics
+            && self.board.constants == other.board.constants
+            && self.cur == other.cur
+            && self.history[..n] == other.history[..n]
+    }
+}
+
+#[inline(always)]
+fn bit(cell: u8) -> u128 {
+    1u128 << (cell & 127)
+}
+
+impl Pacman2 {
+    /// The start of a game on `map` (every player with strength 1).
+    pub fn new(map: &Map) -> Pacman2 {
+        let (w, h) = (map.width, map.height);
+        let mut board = Board {
+            width: w as u8,
+            height: h as u8,
+            constants: map.constants,
+            hit: map.constants.skill_cost * 3 / 2,
+            statics: [0; 128],
+            step: [[0; 4]; 128],
+            moves: [[0; 4]; 128],
+            move_count: [0; 128],
+            beam: [[0; 4]; 128],
+            spawn: 0,
+        };
+        let idx = |r: usize, c: usize| (r * w + c) as u8;
+        let wrap = |r: usize, c: usize, d: usize| {
+            let nr = (r as i32 + DY[d] + h as i32) as usize % h;
+            let nc = (c as i32 + DX[d] + w as i32) as usize % w;
+            (nr, nc)
+        };
+        let mut generators = 0u128;
+        for r in 0..h {
+            for c in 0..w {
+                let i = idx(r, c) as usize;
+                let s = map.statics[r][c];
+                board.statics[i] = s;
+                if s & GENERATOR != 0 {
+                    generators |= bit(i as u8);
+                }
+                let mut n = 0;
+                for d in 0..4 {
+                    let (nr, nc) = wrap(r, c, d);
+                    board.step[i][d] = idx(nr, nc);
+                    if s & (1 << d) == 0 {
+                        board.moves[i][n] = d as i8;
+                        n += 1;
+                    }
+                }
+                board.move_count[i] = n as u8;
+            }
+        }
+        for r in 0..h {
+            for c in 0..w {
+                let i = idx(r, c) as usize;
+                if board.statics[i] & GENERATOR != 0 {
+                    for d in 0..8 {
+                        let (nr, nc) = wrap(r, c, d);
+                        board.spawn |= bit(idx(nr, nc));
+                    }
+                }
+                // The judge's beam: step while no wall blocks, stop on
+                // coming back to the shooter's cell.
+                for d in 0..4 {
+                    let (mut rr, mut cc) = (r, c);
+                    let mut mask = 0u128;
+                    while map.statics[rr][cc] & (1 << d) == 0 {
+                        (rr, cc) = wrap(rr, cc, d);
+                        if rr == r && cc == c {
+                            break;
+                        }
+                        mask |= bit(idx(rr, cc));
+                    }
+                    board.beam[i][d] = mask;
+                }
+            }
+        }
+        board.spawn &= !generators;
+
+        let mut cur = Dynamic {
+            generator_turn_left: map.constants.generator_interval,
+            ..Dynamic::default()
+        };
+        for r in 0..h {
+            for c in 0..w {
+                let i = idx(r, c);
+                let content = map.content[r][c];
+                if content & SMALL_FRUIT != 0 {
+                    cur.small |= bit(i);
+                    cur.small_fruit_count += 1;
+                }
+                if content & LARGE_FRUIT != 0 {
+                    cur.large |= bit(i);
+                }
+                for p in 0..PLAYERS {
+                    if content & (1 << p) != 0 {
+                        cur.cell[p] = i;
+                        cur.strength[p] = 1;
+                        cur.power_up_left[p] = 0;
+                        cur.alive |= 1 << p;
+                    }
+                }
+            }
+        }
+        Pacman2 {
+            board,
+            cur,
+            history: [Dynamic::default(); MAX_TURN],
+        }
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.board.width as usize
+    }
+
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.board.height as usize
+    }
+
+    /// The game's constants.
+    pub fn constants(&self) -> Constants {
+        self.board.constants
+    }
+
+    /// Turns played (the judge's `turnID`).
+    pub fn turn(&self) -> usize {
+        self.cur.turn as usize
+    }
+
+    /// Players alive.
+    pub fn alive_count(&self) -> usize {
+        self.cur.alive.count_ones() as usize
+    }
+
+    /// Turns until the generators' next wave.
+    pub fn generator_turn_left(&self) -> i32 {
+        self.cur.generator_turn_left
+    }
+
+    /// The judge's small-fruit counter (not lowered when a lone survivor
+    /// takes the fruit left at the end).
+    pub fn small_fruit_count(&self) -> i32 {
+        self.cur.small_fruit_count
+    }
+
+    /// Player `p` (0..4).
+    ///
+    /// # Panics
+    /// When `p >= 4`.
+    pub fn player(&self, p: usize) -> Player {
+        let cell = self.cur.cell[p] as usize;
+        let w = self.width();
+        Player {
+            row: cell / w,
+            col: cell % w,
+            strength: self.cur.strength[p],
+            power_up_left: self.cur.power_up_left[p],
+            dead: self.cur.alive & (1 << p) == 0,
+        }
+    }
+
+    /// All four players.
+    pub fn players(&self) -> [Player; PLAYERS] {
+        [
+            self.player(0),
+            self.player(1),
+            self.player(2),
+            self.player(3),
+        ]
+    }
+
+    /// The `static` value of a cell (walls and generator bits).
+    pub fn static_at(&self, row: usize, col: usize) -> u8 {
+        self.board.statics[row * self.width() + col]
+    }
+
+    /// The `content` value of a cell as the judge keeps it: live players'
+    /// bits and fruit.
+    pub fn content_at(&self, row: usize, col: usize) -> u8 {
+        let i = (row * self.width() + col) as u8;
+        let mut v = 0;
+        if self.cur.small & bit(i) != 0 {
+            v |= SMALL_FRUIT;
+        }
+        if self.cur.large & bit(i) != 0 {
+            v |= LARGE_FRUIT;
+        }
+        for p in 0..PLAYERS {
+            if self.cur.alive & (1 << p) != 0 && self.cur.cell[p] == i {
+                v |= 1 << p;
+            }
+        }
+        v
+    }
+
+    /// The field as it stands now, as a [`Map`] (no seed): starting a new
+    /// game from it would lose the turn count, strengths and boosts.
+    pub fn content_grid(&self) -> [[u8; MAX_SIDE]; MAX_SIDE] {
+        let mut g = [[0u8; MAX_SIDE]; MAX_SIDE];
+        for (r, row) in g.iter_mut().enumerate().take(self.height()) {
+            for (c, v) in row.iter_mut().enumerate().take(self.width()) {
+                *v = self.content_at(r, c);
+            }
+        }
+        g
+    }
+
+    /// Whether player `p` is alive.
+    #[inline]
+    pub fn is_alive(&self, p: usize) -> bool {
+        self.cur.alive & (1 << p) != 0
+    }
+
+    /// Whether the game has ended: at most one player alive, or turn 100.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.cur.alive.count_ones() <= 1 || self.cur.turn as usize >= MAX_TURN
+    }
+
+    /// Whether `action` is valid for player `p` now (the judge's
+    /// `ActionValid`: stay; a move without a wall; a shot with strength
+    /// above the cost). Dead players have no valid action.
+    #[inline]
+    pub fn is_valid(&self, p: usize, action: Action) -> bool {
+        if !self.is_alive(p) {
+            return false;
+        }
+        let a = action.0;
+        if a == -1 {
+            true
+        } else if a >= 4 {
+            a < 8 && self.cur.strength[p] > self.board.constants.skill_cost
+        } else {
+            a >= 0 && self.board.statics[self.cur.cell[p] as usize & 127] & (1 << a) == 0
+        }
+    }
+
+    /// Replaces `out` with player `p`'s valid actions, in the judge's order
+    /// (stay, moves, shots); empty for a dead player.
+    pub fn legal_actions(&self, p: usize, out: &mut Actions) {
+        out.clear();
+        if !self.is_alive(p) {
+            return;
+        }
+        for a in Action::ALL {
+            if self.is_valid(p, a) {
+                out.push(a);
+            }
+        }
+    }
+
+    /// A uniformly random valid action of live player `p`.
+    #[inline]
+    pub fn random_action(&self, p: usize, rng: &mut Rng) -> Action {
+        let cell = self.cur.cell[p] as usize & 127;
+        let m = self.board.move_count[cell] as u32;
+        let shots = if self.cur.strength[p] > self.board.constants.skill_cost {
+            4
+        } else {
+            0
+        };
+        let k = rng.below(1 + m + shots);
+        if k == 0 {
+            Action::STAY
+        } else if k <= m {
+            Action(self.board.moves[cell][(k - 1) as usize & 3])
+        } else {
+            Action((k - 1 - m) as i8 + 4)
+        }
+    }
+
+    /// Plays one joint turn exactly as the judge's `NextTurn`
+    /// (`joint[p]` for each player; dead players' entries are ignored).
+    /// Returns `false` when the game ended on this turn, like `NextTurn`.
+    /// Invalid actions are part of the game: the player dies.
+    ///
+    /// # Panics
+    /// When `joint` has fewer than four entries, or (in debug builds) when
+    /// the game is already over; in release builds, applying to a finished
+    /// game does nothing once 100 turns are on the stack.
+    #[inline]
+    pub fn apply(&mut self, joint: &[Action]) -> bool {
+        let joint = [joint[0], joint[1], joint[2], joint[3]];
+        debug_assert!(!self.is_over(), "apply on a finished game");
+        let depth = self.cur.turn as usize;
+        if depth >= MAX_TURN {
+            return false;
+        }
+        self.history[depth] = self.cur;
+        let b = &self.board;
+        let d = &mut self.cur;
+        let cost = b.constants.skill_cost;
+
+        // 0. Invalid actions kill; a stronger player on the target cell
+        // turns a move into staying.
+        let mut act = [-1i8; PLAYERS];
+        let mut errored = 0u8;
+        for p in 0..PLAYERS {
+            if d.alive & (1 << p) == 0 {
+                continue;
+            }
+            let a = joint[p].0;
+            if a == -1 {
+                continue;
+            }
+            let cell = d.cell[p] as usize & 127;
+            let valid = if a >= 4 {
+                a < 8 && d.strength[p] > cost
+            } else {
+                a >= 0 && b.statics[cell] & (1 << a) == 0
+            };
+            if !valid {
+                d.strength[p] = 0;
+                d.alive &= !(1 << p);
+                errored |= 1 << p;
+            } else if a < 4 {
+                let target = b.step[cell][a as usize];
+                let mut scared = false;
+                for i in 0..PLAYERS {
+                    scared |= d.alive & (1 << i) != 0
+                        && d.cell[i] == target
+                        && d.strength[i] > d.strength[p];
+                }
+                act[p] = if scared { -1 } else { a };
+            } else {
+                act[p] = a;
+            }
+        }
+
+        // 1. Moves.
+        for p in 0..PLAYERS {
+            let a = act[p];
+            if d.alive & (1 << p) != 0 && (0..4).contains(&a) {
+                d.cell[p] = b.step[d.cell[p] as usize & 127][a as usize];
+            }
+        }
+
+        // 2. Fights: on a shared cell the strongest eat the others.
+        let alive = d.alive;
+        let mut shared = false;
+        for p in 0..PLAYERS {
+            for q in p + 1..PLAYERS {
+                shared |= alive & (1 << p) != 0 && alive & (1 << q) != 0 && d.cell[p] == d.cell[q];
+            }
+        }
+        if shared {
+            let mut done = 0u8;
+            for p in 0..PLAYERS {
+                if alive & (1 << p) == 0 || done & (1 << p) != 0 {
+                    continue;
+                }
+                let mut group = 0u8;
+                let mut best = i32::MIN;
+                for q in 0..PLAYERS {
+                    if alive & (1 << q) != 0 && d.cell[q] == d.cell[p] {
+                        group |= 1 << q;
+                        best = best.max(d.strength[q]);
+                    }
+                }
+                done |= group;
+                if group.count_ones() < 2 {
+                    continue;
+                }
+                let mut looted = 0;
+                let mut winners = 0;
+                for q in 0..PLAYERS {
+                    if group & (1 << q) == 0 {
+                        continue;
+                    }
+                    if d.strength[q] == best {
+                        winners += 1;
+                    } else {
+                        let drop = d.strength[q] / 2;
+                        d.strength[q] -= drop;
+                        looted += drop;
+                        d.alive &= !(1 << q);
+                    }
+                }
+                let inc = looted / winners;
+                for q in 0..PLAYERS {
+                    if group & (1 << q) != 0 && d.strength[q] == best {
+                        d.strength[q] += inc;
+                    }
+                }
+            }
+        }
+
+        // 2.5 Beams. Live players are hit, and (the judge, unlike the
+        // sample) players who died this turn from an invalid action, when a
+        // live player shares their cell.
+        let shooters = {
+            let mut s = 0u8;
+            for p in 0..PLAYERS {
+                if d.alive & (1 << p) != 0 && act[p] >= 4 {
+                    s |= 1 << p;
+                }
+            }
+            s
+        };
+        if shooters != 0 {
+            let mut occupied = 0u128;
+            for p in 0..PLAYERS {
+                if d.alive & (1 << p) != 0 {
+                    occupied |= bit(d.cell[p]);
+                }
+            }
+            let mut targets = [0u128; PLAYERS];
+            let mut target_set = 0u8;
+            for q in 0..PLAYERS {
+                if d.alive & (1 << q) != 0
+                    || (errored & (1 << q) != 0 && occupied & bit(d.cell[q]) != 0)
+                {
+                    targets[q] = bit(d.cell[q]);
+                    target_set |= 1 << q;
+                }
+            }
+            for p in 0..PLAYERS {
+                if shooters & (1 << p) == 0 {
+                    continue;
+                }
+                let beam = b.beam[d.cell[p] as usize & 127][(act[p] - 4) as usize & 3];
+                let mut hits = 0;
+                for q in 0..PLAYERS {
+                    if target_set & (1 << q) != 0 && beam & targets[q] != 0 {
+                        hits += 1;
+                        if b.hit * 2 == cost * 3 {
+                            d.strength[q] -= b.hit;
+                        } else {
+                            d.strength[q] =
+                                (f64::from(d.strength[q]) - f64::from(cost) * 1.5) as i32;
+                        }
+                    }
+                }
+                if b.hit * 2 == cost * 3 {
+                    d.strength[p] += hits * b.hit - cost;
+                } else {
+                    d.strength[p] -= cost;
+                    for _ in 0..hits {
+                        d.strength[p] = (f64::from(d.strength[p]) + f64::from(cost) * 1.5) as i32;
+                    }
+                }
+            }
+        }
+
+        // Deaths.
+        for p in 0..PLAYERS {
+            if d.alive & (1 << p) != 0 && d.strength[p] <= 0 {
+                d.alive &= !(1 << p);
+                d.strength[p] = 0;
+            }
+        }
+
+        // 3. The generators' wave.
+        d.generator_turn_left -= 1;
+        if d.generator_turn_left == 0 {
+            d.generator_turn_left = b.constants.generator_interval;
+            let new = b.spawn & !(d.small | d.large);
+            d.small |= new;
+            d.small_fruit_count += new.count_ones() as i32;
+        }
+
+        // 4. Eating, only alone on a cell.
+        let mut occupied_twice = 0u128;
+        let mut occupied = 0u128;
+        for p in 0..PLAYERS {
+            if d.alive & (1 << p) != 0 {
+                let m = bit(d.cell[p]);
+                occupied_twice |= occupied & m;
+                occupied |= m;
+            }
+        }
+        let fruit = (d.small | d.large) & occupied & !occupied_twice;
+        if fruit != 0 {
+            for p in 0..PLAYERS {
+                if d.alive & (1 << p) == 0 {
+                    continue;
+                }
+                let m = bit(d.cell[p]);
+                if d.small & m & fruit != 0 {
+                    d.small &= !m;
+                    d.strength[p] += 1;
+                    d.small_fruit_count -= 1;
+                } else if d.large & m & fruit != 0 {
+                    d.large &= !m;
+                    if d.power_up_left[p] == 0 {
+                        d.strength[p] += b.constants.large_fruit_enhancement;
+                    }
+                    d.power_up_left[p] += b.constants.large_fruit_duration;
+                }
+            }
+        }
+
+        // 5. Boosts wear off; deaths again.
+        for p in 0..PLAYERS {
+            if d.alive & (1 << p) == 0 {
+                continue;
+            }
+            if d.power_up_left[p] > 0 {
+                d.power_up_left[p] -= 1;
+                if d.power_up_left[p] == 0 {
+                    d.strength[p] -= b.constants.large_fruit_enhancement;
+                }
+            }
+            if d.strength[p] <= 0 {
+                d.alive &= !(1 << p);
+                d.strength[p] = 0;
+            }
+        }
+
+        d.turn += 1;
+        if d.alive.count_ones() <= 1 {
+            for p in 0..PLAYERS {
+                if d.alive & (1 << p) != 0 {
+                    d.strength[p] += d.small_fruit_count;
+                }
+            }
+            return false;
+        }
+        (d.turn as usize) < MAX_TURN
+    }
+
+    /// Takes back the last turn (the judge's `PopState`). Returns `false`
+    /// at the start.
+    #[inline]
+    pub fn undo(&mut self) -> bool {
+        let depth = self.cur.turn as usize;
+        if depth == 0 {
+            return false;
+        }
+        self.cur = self.history[(depth - 1) % MAX_TURN];
+        true
+    }
+
+    /// Takes back turns until `turn` turns are left (no effect when fewer
+    /// have been played).
+    pub fn undo_to(&mut self, turn: usize) {
+        if turn < self.cur.turn as usize {
+            self.cur = self.history[turn];
+        }
+    }
+
+    /// Plays random valid actions for every live player until the game
+    /// ends; returns the number of turns played (undo them with
+    /// [`Pacman2::undo_to`]).
+    #[inline]
+    pub fn random_rollout(&mut self, rng: &mut Rng) -> usize {
+        let start = self.turn();
+        let mut joint = [Action::STAY; PLAYERS];
+        while !self.is_over() {
+            for (p, a) in joint.iter_mut().enumerate() {
+                if self.is_alive(p) {
+                    *a = self.random_action(p, rng);
+                }
+            }
+            self.apply(&joint);
+        }
+        self.turn() - start
+    }
+
+    /// Botzone's score of every player for the current strengths (the final
+    /// score once the game is over): `(rank*1000 + 10000*strength/total)/100`
+    /// with integer division inside, where rank is 1 for the weakest (equal
+    /// strengths share a rank) and `total` the sum of strengths (1 if 0).
+    pub fn final_scores(&self) -> [f64; PLAYERS] {
+        let s = self.cur.strength;
+        let mut total: i64 = s.iter().map(|&x| i64::from(x)).sum();
+        if total == 0 {
+            total = 1;
+        }
+        let mut out = [0.0; PLAYERS];
+        for p in 0..PLAYERS {
+            let rank = 1 + s.iter().filter(|&&x| x < s[p]).count() as i64;
+            out[p] = (rank * 1000 + 10000 * i64::from(s[p]) / total) as f64 / 100.0;
+        }
+        out
+    }
+}
+
+impl Game for Pacman2 {
+    type Action = Action;
+    type Actions = Actions;
+
+    fn player_count(&self) -> usize {
+        PLAYERS
+    }
+    fn is_over(&self) -> bool {
+        Pacman2::is_over(self)
+    }
+    fn is_active(&self, player: usize) -> bool {
+        !Pacman2::is_over(self) && self.is_alive(player)
+    }
+    fn legal_actions(&self, player: usize, out: &mut Actions) {
+        Pacman2::legal_actions(self, player, out)
+    }
+    fn apply(&mut self, joint: &[Action]) {
+        Pacman2::apply(self, joint);
+    }
+    fn undo(&mut self) -> bool {
+        Pacman2::undo(self)
+    }
+    fn scores(&self, out: &mut [f64]) {
+        out[..PLAYERS].copy_from_slice(&self.final_scores());
+    }
+}
+
+impl fmt::Display for Pacman2 {
+    /// The sample's `DebugPrint` in ASCII: turn, players, then the field
+    /// with walls (`---`, `|`), players (`0`..`3`, `*` for several),
+    /// generators `G`, large fruit `o` and small fruit `.`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (w, h) = (self.width(), self.height());
+        writeln!(
+            f,
+            "turn {} alive {} | generator G, player 0-3, several *, large fruit o, small fruit .",
+            self.turn(),
+            self.alive_count()
+        )?;
+        for (p, pl) in self.players().iter().enumerate() {
+            writeln!(
+                f,
+                "[player {p} ({}, {}) | strength {} | boost left {} | {}]",
+                pl.row,
+                pl.col,
+                pl.strength,
+                pl.power_up_left,
+                if pl.dead { "dead" } else { "alive" }
+            )?;
+        }
+        write!(f, "  ")?;
+        for c in 0..w {
+            write!(f, "{c:>3} ")?;
+        }
+        writeln!(f)?;
+        for r in 0..h {
+            write!(f, "  ")?;
+            for c in 0..w {
+                let n = self.static_at(r, c) & WALL_NORTH != 0;
+                write!(f, " {}", if n { "---" } else { "   " })?;
+            }
+            write!(f, "\n{r:>2}")?;
+            for c in 0..w {
+                let s = self.static_at(r, c);
+                let content = self.content_at(r, c);
+                let ch = match content & 15 {
+                    0 if s & GENERATOR != 0 => 'G',
+                    0 if content & LARGE_FRUIT != 0 => 'o',
+                    0 if content & SMALL_FRUIT != 0 => '.',
+                    0 => ' ',
+                    m if m.count_ones() > 1 => '*',
+                    m => (b'0' + m.trailing_zeros() as u8) as char,
+                };
+                write!(f, "{} {} ", if s & WALL_WEST != 0 { '|' } else { ' ' }, ch)?;
+            }
+            let e = self.static_at(r, w - 1) & WALL_EAST != 0;
+            writeln!(f, "{}", if e { '|' } else { ' ' })?;
+        }
+        write!(f, "  ")?;
+        for c in 0..w {
+            let s = self.static_at(h - 1, c) & WALL_SOUTH != 0;
+            write!(f, " {}", if s { "---" } else { "   " })?;
+        }
+        writeln!(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn action_codes() {
+        assert_eq!(Action::from_code(-10), Action::INVALID);
+        assert_eq!(Action::from_code(8), Action::INVALID);
+        assert_eq!(Action::from_code(7), Action::SHOOT_LEFT);
+        assert!(Action::RIGHT.is_move() && Action::SHOOT_UP.is_shot());
+    }
+
+    #[test]
+    fn render_and_undo_round_trip() {
+        let map = Map::generate(3);
+        let mut g = Pacman2::new(&map);
+        let start = g.clone();
+        let mut rng = Rng::new(5);
+        let n = g.random_rollout(&mut rng);
+        assert!(n > 0 && g.is_over());
+        let text = g.to_string();
+        assert!(text.starts_with("turn "));
+        g.undo_to(0);
+        assert!(g == start);
+        assert!(!g.undo());
+    }
+}
