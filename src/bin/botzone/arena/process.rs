@@ -1,0 +1,596 @@
+//! Bot processes under Botzone's limits: spawning `sh -c CMD` in its own
+//! process group with an address-space limit, feeding it input, reading its
+//! output against a deadline and an output limit, stopping it between turns
+//! (keep-running mode) and killing the whole group when it is done with.
+
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The line a keep-running bot prints after each of its answers.
+pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+
+/// How much of a bot's stderr is kept (its tail), for diagnostics.
+const STDERR_TAIL: usize = 4096;
+
+/// Botzone's verdict on one turn of one bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Answered in time.
+    Ok,
+    /// Time limit exceeded.
+    Tle,
+    /// Memory limit exceeded.
+    Mle,
+    /// Runtime error: crashed, or exited non-zero.
+    Re,
+    /// The output was not JSON (or, for line protocols, not a command).
+    Nj,
+    /// Output limit exceeded.
+    Ole,
+}
+
+impl Verdict {
+    /// Every verdict, in table order.
+    pub const ALL: [Verdict; 6] = [
+        Verdict::Ok,
+        Verdict::Tle,
+        Verdict::Mle,
+        Verdict::Re,
+        Verdict::Nj,
+        Verdict::Ole,
+    ];
+
+    /// Botzone's name for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Ok => "OK",
+            Verdict::Tle => "TLE",
+            Verdict::Mle => "MLE",
+            Verdict::Re => "RE",
+            Verdict::Nj => "NJ",
+            Verdict::Ole => "OLE",
+        }
+    }
+
+    /// The verdict with Botzone's name `s`.
+    pub fn parse(s: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+/// The limits every bot process runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Wall-clock time per turn (the first turn of a game gets twice this).
+    pub time: Duration,
+    /// Address-space limit in bytes (`setrlimit(RLIMIT_AS)`); 0 for none.
+    pub memory: u64,
+    /// The most a bot may print in one turn, in bytes.
+    pub output: usize,
+}
+
+// ---------------------------------------------------------------------------
+// Cleanup on Ctrl-C: every live process group is recorded in a fixed table of
+// atomics so that a signal handler can kill them without locking.
+
+const REGISTRY_SLOTS: usize = 1024;
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY_SLOT: AtomicI32 = AtomicI32::new(0);
+static REGISTRY: [AtomicI32; REGISTRY_SLOTS] = [EMPTY_SLOT; REGISTRY_SLOTS];
+
+fn register(pgid: i32) {
+    for slot in REGISTRY.iter() {
+        if slot
+            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+fn unregister(pgid: i32) {
+    for slot in REGISTRY.iter() {
+        if slot
+            .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+extern "C" fn on_terminate(signal: libc::c_int) {
+    for slot in REGISTRY.iter() {
+        let pgid = slot.load(Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill(2) is async-signal-safe and takes plain integers.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+    // SAFETY: _exit(2) is async-signal-safe; it ends the arena at once, as
+    // the default action of the signal would have.
+    unsafe { libc::_exit(128 + signal) }
+}
+
+/// Makes Ctrl-C and SIGTERM kill every bot the arena started before the
+/// arena exits (bots run in their own process groups, so the terminal's
+/// signal does not reach them).
+pub fn install_cleanup_handler() {
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: installs a handler that only calls async-signal-safe
+        // functions (atomic loads, kill, _exit).
+        unsafe {
+            libc::signal(sig, on_terminate as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// How a process ended.
+#[derive(Clone, Copy, Debug)]
+pub struct Exit {
+    /// Exit code, when it exited.
+    pub code: Option<i32>,
+    /// Terminating signal, when killed by one.
+    pub signal: Option<i32>,
+    /// Peak resident set size in bytes.
+    pub max_rss: u64,
+}
+
+impl Exit {
+    /// Exit code 0.
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+}
+
+/// What one read from a bot produced.
+#[derive(Debug)]
+pub enum ReadOutcome {
+    /// A complete answer. `keep_running`: it ended with the keep-running
+    /// marker (the process waits for its next request).
+    Answer {
+        /// The text of the answer (without the marker line).
+        text: String,
+        /// Whether the marker followed it.
+        keep_running: bool,
+    },
+    /// The process closed its output (it exited): everything it printed.
+    Eof(String),
+    /// The deadline passed.
+    Timeout,
+    /// It printed more than the output limit.
+    Overflow,
+}
+
+/// What a read waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// One line (line protocols).
+    Line,
+    /// A Botzone answer: up to the keep-running marker or the end of output.
+    BotzoneTurn,
+}
+
+/// A running bot program.
+pub struct BotProcess {
+    pid: i32,
+    input: Option<Sender<Vec<u8>>>,
+    output: Receiver<Vec<u8>>,
+    eof: bool,
+    buffer: Vec<u8>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    stopped: bool,
+    exit: Option<Exit>,
+}
+
+impl BotProcess {
+    /// Starts `sh -c command` in a new process group with the memory limit.
+    ///
+    /// # Errors
+    /// When the shell cannot be started.
+    pub fn spawn(command: &str, limits: &Limits) -> std::io::Result<BotProcess> {
+        let memory = limits.memory;
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // SAFETY: the closure runs in the child between fork and exec and
+        // only makes async-signal-safe system calls: its own process group
+        // (so that the arena can stop, continue and kill the bot with all
+        // its children), the address-space limit Botzone applies, no core
+        // dumps, and death when the arena itself dies.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::setpgid(0, 0);
+                if memory > 0 {
+                    let lim = libc::rlimit {
+                        rlim_cur: memory as libc::rlim_t,
+                        rlim_max: memory as libc::rlim_t,
+                    };
+                    libc::setrlimit(libc::RLIMIT_AS, &lim);
+                }
+                let core = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::setrlimit(libc::RLIMIT_CORE, &core);
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn()?;
+        let pid = child.id() as i32;
+        register(pid);
+
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        // `child` is dropped without waiting: the process is reaped with
+        // wait4 below, which also gives its peak memory.
+        drop(child);
+
+        let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
+        thread::spawn(move || {
+            for chunk in in_rx {
+                if stdin.write_all(&chunk).and_then(|_| stdin.flush()).is_err() {
+                    break;
+                }
+            }
+        });
+        // Bounded: a flooding bot blocks on its pipe instead of filling ours.
+        let (out_tx, out_rx) = mpsc::sync_channel::<Vec<u8>>(16);
+        thread::spawn(move || {
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                match stdout.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if out_tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let tail = Arc::new(Mutex::new(Vec::new()));
+        let tail2 = Arc::clone(&tail);
+        thread::spawn(move || {
+            let mut buf = vec![0u8; 1 << 14];
+            loop {
+                match stderr.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        let mut t = tail2.lock().unwrap_or_else(|e| e.into_inner());
+                        t.extend_from_slice(&buf[..n]);
+                        if t.len() > STDERR_TAIL {
+                            let cut = t.len() - STDERR_TAIL;
+                            t.drain(..cut);
+                        }
+                    }
+                }
+            }
+        });
+        Ok(BotProcess {
+            pid,
+            input: Some(in_tx),
+            output: out_rx,
+            eof: false,
+            buffer: Vec::new(),
+            stderr: tail,
+            stopped: false,
+            exit: None,
+        })
+    }
+
+    /// Sends `text` to the bot's stdin (without waiting for it to be read).
+    pub fn send(&mut self, text: &str) {
+        if let Some(tx) = &self.input {
+            let _ = tx.send(text.as_bytes().to_vec());
+        }
+    }
+
+    /// Closes the bot's stdin.
+    pub fn close_input(&mut self) {
+        self.input = None;
+    }
+
+    /// Continues a stopped bot (SIGCONT to its group).
+    pub fn resume(&mut self) {
+        if self.stopped && self.exit.is_none() {
+            // SAFETY: plain kill(2) on our own child's process group.
+            unsafe {
+                libc::kill(-self.pid, libc::SIGCONT);
+            }
+            self.stopped = false;
+        }
+    }
+
+    /// Stops the bot between its turns (SIGSTOP to its group).
+    pub fn pause(&mut self) {
+        if !self.stopped && self.exit.is_none() {
+            // SAFETY: plain kill(2) on our own child's process group.
+            unsafe {
+                libc::kill(-self.pid, libc::SIGSTOP);
+            }
+            self.stopped = true;
+        }
+    }
+
+    /// The tail of what the bot wrote to stderr.
+    pub fn stderr_tail(&self) -> String {
+        let t = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        String::from_utf8_lossy(&t).into_owned()
+    }
+
+    fn take_line(&mut self) -> Option<String> {
+        let pos = self.buffer.iter().position(|&b| b == b'\n')?;
+        let line: Vec<u8> = self.buffer.drain(..=pos).collect();
+        let mut s = String::from_utf8_lossy(&line).into_owned();
+        while s.ends_with('\n') || s.ends_with('\r') {
+            s.pop();
+        }
+        Some(s)
+    }
+
+    /// Finds the keep-running marker on a line of its own; returns the text
+    /// before it and drops the marker line from the buffer.
+    fn take_until_marker(&mut self) -> Option<String> {
+        let marker = KEEP_RUNNING_MARKER.as_bytes();
+        let mut start = 0;
+        while start < self.buffer.len() {
+            let end = match self.buffer[start..].iter().position(|&b| b == b'\n') {
+                Some(p) => start + p,
+                None => return None,
+            };
+            let mut line = &self.buffer[start..end];
+            while let [rest @ .., b'\r' | b' ' | b'\t'] = line {
+                line = rest;
+            }
+            while let [b' ' | b'\t', rest @ ..] = line {
+                line = rest;
+            }
+            if line == marker {
+                let text = String::from_utf8_lossy(&self.buffer[..start]).into_owned();
+                self.buffer.drain(..=end);
+                return Some(text);
+            }
+            start = end + 1;
+        }
+        None
+    }
+
+    /// Reads the bot's next answer, waiting at most until `deadline`, and
+    /// giving up when the bot prints more than `limit` bytes.
+    pub fn read(&mut self, want: Want, deadline: Instant, limit: usize) -> ReadOutcome {
+        loop {
+            match want {
+                Want::Line => {
+                    if let Some(line) = self.take_line() {
+                        return ReadOutcome::Answer {
+                            text: line,
+                            keep_running: true,
+                        };
+                    }
+                }
+                Want::BotzoneTurn => {
+                    if let Some(text) = self.take_until_marker() {
+                        return ReadOutcome::Answer {
+                            text,
+                            keep_running: true,
+                        };
+                    }
+                }
+            }
+            if self.buffer.len() > limit {
+                return ReadOutcome::Overflow;
+            }
+            if self.eof {
+                let text = String::from_utf8_lossy(&self.buffer).into_owned();
+                self.buffer.clear();
+                return ReadOutcome::Eof(text);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return ReadOutcome::Timeout;
+            }
+            match self.output.recv_timeout(deadline - now) {
+                Ok(chunk) => self.buffer.extend_from_slice(&chunk),
+                Err(RecvTimeoutError::Timeout) => return ReadOutcome::Timeout,
+                Err(RecvTimeoutError::Disconnected) => self.eof = true,
+            }
+        }
+    }
+
+    fn wait4(&mut self, options: libc::c_int) -> Option<Exit> {
+        if let Some(e) = self.exit {
+            return Some(e);
+        }
+        let mut status: libc::c_int = 0;
+        // SAFETY: a zeroed rusage is a valid value of this plain C struct.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: wait4 on our own child with valid out-pointers.
+        let r = unsafe { libc::wait4(self.pid, &mut status, options, &mut usage) };
+        if r == self.pid {
+            let exit = Exit {
+                code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+                signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+                max_rss: (usage.ru_maxrss.max(0) as u64) * 1024,
+            };
+            self.exit = Some(exit);
+            // The shell is gone; anything left in its group goes too.
+            // SAFETY: plain kill(2) on our own child's process group.
+            unsafe {
+                libc::kill(-self.pid, libc::SIGKILL);
+            }
+            unregister(self.pid);
+            Some(exit)
+        } else if r < 0 {
+            // Not our child any more (should not happen): treat as gone.
+            let exit = Exit {
+                code: None,
+                signal: None,
+                max_rss: 0,
+            };
+            self.exit = Some(exit);
+            unregister(self.pid);
+            Some(exit)
+        } else {
+            None
+        }
+    }
+
+    /// Waits for the process to exit, at most until `deadline`.
+    pub fn wait_until(&mut self, deadline: Instant) -> Option<Exit> {
+        loop {
+            if let Some(e) = self.wait4(libc::WNOHANG) {
+                return Some(e);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            thread::sleep((deadline - now).min(Duration::from_millis(2)));
+        }
+    }
+
+    /// Kills the whole process group and reaps the process.
+    pub fn kill(&mut self) -> Exit {
+        if let Some(e) = self.exit {
+            return e;
+        }
+        // SAFETY: plain kill(2) on our own child's process group.
+        unsafe {
+            libc::kill(-self.pid, libc::SIGKILL);
+        }
+        self.input = None;
+        self.wait4(0).unwrap_or(Exit {
+            code: None,
+            signal: Some(libc::SIGKILL),
+            max_rss: 0,
+        })
+    }
+
+    /// Whether an abnormal end looks like running out of memory: the
+    /// runtime said so on stderr, or the peak resident size reached 90% of
+    /// the limit.
+    pub fn looks_out_of_memory(&self, exit: &Exit, limit: u64) -> bool {
+        if limit == 0 {
+            return false;
+        }
+        if exit.max_rss >= limit / 10 * 9 {
+            return true;
+        }
+        let tail = self.stderr_tail();
+        const MARKERS: [&str; 7] = [
+            "MemoryError",
+            "bad_alloc",
+            "memory allocation of",
+            "out of memory",
+            "Out of memory",
+            "Cannot allocate memory",
+            "OutOfMemoryError",
+        ];
+        MARKERS.iter().any(|m| tail.contains(m))
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            time: Duration::from_millis(500),
+            memory: 256 << 20,
+            output: 1 << 16,
+        }
+    }
+
+    #[test]
+    fn reads_a_line_and_exit() {
+        let mut p = BotProcess::spawn("read x; echo \"got $x\"", &limits()).unwrap();
+        p.send("hello\n");
+        let d = Instant::now() + Duration::from_secs(5);
+        match p.read(Want::BotzoneTurn, d, 1000) {
+            ReadOutcome::Eof(t) => assert_eq!(t, "got hello\n"),
+            other => panic!("{other:?}"),
+        }
+        let e = p.wait_until(d).unwrap();
+        assert!(e.success());
+    }
+
+    #[test]
+    fn keep_running_marker_and_stop() {
+        let script = format!(
+            "while read x; do echo \"{{\\\"response\\\":$x}}\"; echo '{KEEP_RUNNING_MARKER}'; done"
+        );
+        let mut p = BotProcess::spawn(&script, &limits()).unwrap();
+        for i in 0..3 {
+            p.resume();
+            p.send(&format!("{i}\n"));
+            let d = Instant::now() + Duration::from_secs(5);
+            match p.read(Want::BotzoneTurn, d, 1000) {
+                ReadOutcome::Answer { text, keep_running } => {
+                    assert!(keep_running);
+                    assert_eq!(text.trim(), format!("{{\"response\":{i}}}"));
+                }
+                other => panic!("{other:?}"),
+            }
+            p.pause();
+        }
+        let e = p.kill();
+        assert_eq!(e.signal, Some(libc::SIGKILL));
+    }
+
+    #[test]
+    fn timeout_and_overflow() {
+        let mut p = BotProcess::spawn("sleep 10", &limits()).unwrap();
+        let t = Instant::now();
+        let d = t + Duration::from_millis(100);
+        assert!(matches!(
+            p.read(Want::BotzoneTurn, d, 1000),
+            ReadOutcome::Timeout
+        ));
+        p.kill();
+        assert!(t.elapsed() < Duration::from_secs(2));
+        let mut p = BotProcess::spawn("yes", &limits()).unwrap();
+        let d = Instant::now() + Duration::from_secs(5);
+        assert!(matches!(
+            p.read(Want::BotzoneTurn, d, 100_000),
+            ReadOutcome::Overflow
+        ));
+    }
+
+    #[test]
+    fn memory_limit_applies() {
+        let mut p = BotProcess::spawn(
+            "python3 -c 'x = bytearray(400 << 20); print(len(x))'",
+            &limits(),
+        )
+        .unwrap();
+        let d = Instant::now() + Duration::from_secs(10);
+        let _ = p.read(Want::BotzoneTurn, d, 1000);
+        let e = p.wait_until(d).unwrap();
+        assert!(!e.success());
+        assert!(p.looks_out_of_memory(&e, 256 << 20), "{}", p.stderr_tail());
+    }
+}

@@ -1,0 +1,260 @@
+//! Results: one JSON line per finished game (so an interrupted run keeps
+//! what finished and `--resume` continues it), and the standings table.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::process::Verdict;
+
+/// One finished game, as one line of the results file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GameResult {
+    /// The game's index in the run (0-based).
+    pub game: usize,
+    /// The map's seed.
+    pub seed: u64,
+    /// `seats[s]`: the index (in `--bot` order) of the bot in seat `s`.
+    pub seats: Vec<usize>,
+    /// Final score per seat.
+    pub scores: Vec<f64>,
+    /// Per seat: the first verdict that was not OK, or "OK".
+    pub verdicts: Vec<String>,
+    /// Turns played.
+    pub turns: usize,
+    /// Where the game's log was saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
+}
+
+/// Reads the results already in `path` (skipping a torn last line).
+///
+/// # Errors
+/// When the file cannot be read.
+pub fn read_results(path: &Path) -> std::io::Result<Vec<GameResult>> {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut out = Vec::new();
+    for line in BufReader::new(file).lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Ok(r) = serde_json::from_str::<GameResult>(&line) {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// Ranks per seat: 1 for the best score, equal scores share the best rank.
+pub fn ranks(scores: &[f64]) -> Vec<usize> {
+    scores
+        .iter()
+        .map(|s| 1 + scores.iter().filter(|o| *o > s).count())
+        .collect()
+}
+
+/// Per-bot totals.
+#[derive(Clone, Debug, Default)]
+pub struct BotStats {
+    /// Scores of every game played.
+    pub scores: Vec<f64>,
+    /// `ranks[r]`: games finished at rank r+1.
+    pub ranks: Vec<usize>,
+    /// Count of turns-with-verdict (per game, the first bad verdict).
+    pub verdicts: BTreeMap<Verdict, usize>,
+}
+
+impl BotStats {
+    /// Mean score.
+    pub fn mean(&self) -> f64 {
+        if self.scores.is_empty() {
+            return 0.0;
+        }
+        self.scores.iter().sum::<f64>() / self.scores.len() as f64
+    }
+
+    /// Half-width of the 95% confidence interval of the mean (normal
+    /// approximation, sample standard deviation).
+    pub fn ci95(&self) -> f64 {
+        let n = self.scores.len();
+        if n < 2 {
+            return f64::NAN;
+        }
+        let m = self.mean();
+        let var = self.scores.iter().map(|s| (s - m) * (s - m)).sum::<f64>() / (n - 1) as f64;
+        1.96 * (var / n as f64).sqrt()
+    }
+}
+
+/// Standings of a run.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    /// The bots' command lines, in `--bot` order.
+    pub names: Vec<String>,
+    /// Seats per game.
+    pub seats: usize,
+    /// Per bot.
+    pub bots: Vec<BotStats>,
+    /// Games counted.
+    pub games: usize,
+}
+
+impl Standings {
+    /// Empty standings for these bots.
+    pub fn new(names: Vec<String>, seats: usize) -> Standings {
+        let bots = names
+            .iter()
+            .map(|_| BotStats {
+                ranks: vec![0; seats],
+                ..BotStats::default()
+            })
+            .collect();
+        Standings {
+            names,
+            seats,
+            bots,
+            games: 0,
+        }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, r: &GameResult) {
+        self.games += 1;
+        let ranks = ranks(&r.scores);
+        for (seat, &bot) in r.seats.iter().enumerate() {
+            let Some(stats) = self.bots.get_mut(bot) else {
+                continue;
+            };
+            stats.scores.push(r.scores[seat]);
+            if let Some(slot) = stats.ranks.get_mut(ranks[seat] - 1) {
+                *slot += 1;
+            }
+            if let Some(v) = r.verdicts.get(seat).and_then(|v| Verdict::parse(v)) {
+                if v != Verdict::Ok {
+                    *stats.verdicts.entry(v).or_default() += 1;
+                }
+            }
+        }
+    }
+
+    /// One short line for the progress bar: each bot's mean score.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        for (i, b) in self.bots.iter().enumerate() {
+            if i > 0 {
+                s.push_str("  ");
+            }
+            let _ = write!(s, "#{}: {:.2}", i + 1, b.mean());
+        }
+        s
+    }
+
+    /// The final table.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let two = self.seats == 2;
+        let _ = write!(
+            out,
+            "{:<4} {:>6} {:>17}  ",
+            "bot", "games", "mean score ±95%"
+        );
+        if two {
+            let _ = write!(
+                out,
+                "{:>5} {:>5} {:>5} {:>7}",
+                "win", "draw", "loss", "points%"
+            );
+        } else {
+            for r in 1..=self.seats {
+                let _ = write!(out, "{:>5}", format!("#{r}"));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  {:>4} {:>4} {:>4} {:>4} {:>4}  command",
+            "TLE", "MLE", "RE", "NJ", "OLE"
+        );
+        for (i, b) in self.bots.iter().enumerate() {
+            let ci = b.ci95();
+            let ci = if ci.is_nan() {
+                "-".to_string()
+            } else {
+                format!("{ci:.2}")
+            };
+            let _ = write!(
+                out,
+                "{:<4} {:>6} {:>17}  ",
+                format!("#{}", i + 1),
+                b.scores.len(),
+                format!("{:.2} ± {}", b.mean(), ci)
+            );
+            if two {
+                // Tank: win 2, draw 1, loss 0.
+                let wins = b.scores.iter().filter(|&&s| s > 1.5).count();
+                let draws = b.scores.iter().filter(|&&s| (s - 1.0).abs() < 0.5).count();
+                let losses = b.scores.len() - wins - draws;
+                let points = if b.scores.is_empty() {
+                    0.0
+                } else {
+                    100.0 * b.scores.iter().sum::<f64>() / (2.0 * b.scores.len() as f64)
+                };
+                let _ = write!(out, "{wins:>5} {draws:>5} {losses:>5} {points:>6.1}%");
+            } else {
+                for r in &b.ranks {
+                    let _ = write!(out, "{r:>5}");
+                }
+            }
+            let v = |k: Verdict| b.verdicts.get(&k).copied().unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "  {:>4} {:>4} {:>4} {:>4} {:>4}  {}",
+                v(Verdict::Tle),
+                v(Verdict::Mle),
+                v(Verdict::Re),
+                v(Verdict::Nj),
+                v(Verdict::Ole),
+                self.names[i]
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_share_ties() {
+        assert_eq!(ranks(&[3.0, 5.0, 3.0, 1.0]), vec![2, 1, 2, 4]);
+        assert_eq!(ranks(&[1.0, 1.0]), vec![1, 1]);
+    }
+
+    #[test]
+    fn table_counts() {
+        let mut s = Standings::new(vec!["a".into(), "b".into()], 2);
+        for g in 0..4 {
+            s.add(&GameResult {
+                game: g,
+                seed: 1,
+                seats: vec![g % 2, 1 - g % 2],
+                scores: vec![2.0, 0.0],
+                verdicts: vec!["OK".into(), "TLE".into()],
+                turns: 3,
+                log: None,
+            });
+        }
+        assert_eq!(s.bots[0].scores, vec![2.0, 0.0, 2.0, 0.0]);
+        assert_eq!(s.bots[1].verdicts[&Verdict::Tle], 2);
+        let t = s.table();
+        assert!(t.contains("50.0%"), "{t}");
+    }
+}
