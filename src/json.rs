@@ -99,10 +99,17 @@ impl fmt::Display for Number {
     }
 }
 
-/// An object's members in insertion order.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// An object's members in insertion order. Two objects are equal when
+/// they have the same members, in any order.
+#[derive(Clone, Debug, Default)]
 pub struct Map {
     entries: Vec<(String, Value)>,
+}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+    }
 }
 
 impl Map {
@@ -832,7 +839,8 @@ impl<'a> Parser<'a> {
         }
         // The grammar above admits ASCII only.
         let text = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or("");
-        if integer {
+        // "-0" stays a float so that its sign survives, as in serde_json.
+        if integer && text != "-0" {
             if let Ok(i) = text.parse::<i64>() {
                 return Ok(Value::Number(Number::Int(i)));
             }
