@@ -23,9 +23,7 @@ fn same(ours: &Value, theirs: &Serde) -> bool {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
         }
         (Value::Object(a), Serde::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .all(|(k, v)| b.get(k).map_or(false, |w| same(v, w)))
+            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
         }
         _ => false,
     }
