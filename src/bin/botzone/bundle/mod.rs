@@ -1,8 +1,27 @@
 //! `botzone bundle`: one .rs file for bare rustc.
+//!
+//! The bot's source and the library's modules are parsed with `syn`; the
+//! library modules the bot reaches (following `botzone::` paths in the bot
+//! and `crate::`/`super::`/`self::` paths inside each kept module, at module
+//! granularity) are inlined under `mod botzone { ... }` after the bot's own
+//! items, so that `botzone::x::y` paths in the bot keep working unchanged.
+//! Inside the library, `crate::` becomes `crate::botzone::`. Tests, doc
+//! comments and unreached modules are dropped, and the result is printed with
+//! `prettyplease`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use crate::CliError;
+
+mod check;
+mod emit;
+mod load;
+mod manifest;
+mod reach;
 
 /// Arguments of `botzone bundle`.
 #[derive(Args)]
@@ -14,8 +33,212 @@ pub struct BundleArgs {
     output: Option<std::path::PathBuf>,
 }
 
+/// Values for `env!("CARGO_...")` in one crate (the bot's or the library's).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CargoEnv {
+    /// `CARGO_*` name to value.
+    pub(crate) vars: BTreeMap<String, String>,
+}
+
 /// Runs `botzone bundle`.
 pub fn run(args: BundleArgs) -> Result<(), CliError> {
-    let _ = (&args.bot, &args.output);
-    Err("bundle is not implemented yet".into())
+    let cwd = std::env::current_dir()?;
+    let bot = locate_bot(&args.bot, &cwd)?;
+    let lib_root = find_library_root(&bot.file, &cwd)?;
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| cwd.join(format!("{}.bundle.rs", bot.name)));
+    let bundle = build(&bot, &lib_root)?;
+    fs::write(&output, &bundle.text)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    let bytes = bundle.text.len();
+    eprintln!(
+        "wrote {}: {} bytes ({:.1} KB); library modules: {}",
+        output.display(),
+        bytes,
+        bytes as f64 / 1024.0,
+        if bundle.modules.is_empty() {
+            "none".to_string()
+        } else {
+            bundle.modules.join(", ")
+        }
+    );
+    Ok(())
+}
+
+/// The bot to bundle.
+pub(crate) struct BotSource {
+    /// The binary's name (or the file's stem).
+    pub(crate) name: String,
+    /// Its main source file.
+    pub(crate) file: PathBuf,
+    /// `env!` values for the bot's crate.
+    pub(crate) env: CargoEnv,
+}
+
+/// A finished bundle.
+pub(crate) struct Bundle {
+    /// The source text.
+    pub(crate) text: String,
+    /// The library modules it holds (`games::pacman2`, ...).
+    pub(crate) modules: Vec<String>,
+}
+
+/// Builds the bundle of `bot` against the library whose crate root (the
+/// directory holding Cargo.toml and src/lib.rs) is `lib_root`.
+pub(crate) fn build(bot: &BotSource, lib_root: &Path) -> Result<Bundle, CliError> {
+    let text = fs::read_to_string(&bot.file)
+        .map_err(|e| format!("cannot read {}: {e}", bot.file.display()))?;
+    let bot_file =
+        syn::parse_file(&text).map_err(|e| format!("{}: {}", location(&bot.file, e.span()), e))?;
+    let lib = load::Library::load(&lib_root.join("src/lib.rs"))?;
+    let lib_env = manifest::package_env(&lib_root.join("Cargo.toml"), "botzone", lib_root)?;
+    let bot_dir = bot.file.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let mut bot_file = load::strip_cfg_false_file(bot_file);
+    bot_file.items = load::inline_bot_modules(bot_file.items, &bot.file, &bot_dir, &bot_dir)?;
+    let bot_file = load::strip_cfg_false_file(bot_file);
+    let reached = reach::compute(&lib, &bot_file)?;
+    check::check_bot(&bot.file, &bot_file, &lib, &reached)?;
+    check::check_library(&lib, &reached)?;
+    let text = emit::emit(&emit::Input {
+        bot_name: &bot.name,
+        bot_path: &bot.file,
+        bot_file,
+        bot_env: &bot.env,
+        lib: &lib,
+        lib_env: &lib_env,
+        reached: &reached,
+    })?;
+    let modules = lib
+        .modules
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 0 && reached.emitted[*i])
+        .map(|(i, _)| lib.path_of(i))
+        .collect();
+    Ok(Bundle { text, modules })
+}
+
+/// `file:line:column` of a span.
+pub(crate) fn location(file: &Path, span: proc_macro2::Span) -> String {
+    let start = span.start();
+    format!("{}:{}:{}", file.display(), start.line, start.column + 1)
+}
+
+/// Finds the bot: an existing path, or a `[[bin]]` name of the crate around
+/// the current directory (or of this crate).
+fn locate_bot(arg: &str, cwd: &Path) -> Result<BotSource, CliError> {
+    let as_path = cwd.join(arg);
+    if arg.ends_with(".rs") || arg.contains('/') || arg.contains('\\') {
+        if !as_path.is_file() {
+            return Err(format!("no such file: {}", as_path.display()).into());
+        }
+        let file = as_path.canonicalize()?;
+        let name = bot_name_from_file(&file);
+        let env = match manifest::find_manifest_dir(file.parent().unwrap_or(cwd)) {
+            Some(root) => bot_env(&root, &name)?,
+            None => CargoEnv::default(),
+        };
+        return Ok(BotSource { name, file, env });
+    }
+    let mut roots = Vec::new();
+    if let Some(root) = manifest::find_manifest_dir(cwd) {
+        roots.push(root);
+    }
+    let built_in = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if !roots.contains(&built_in) {
+        roots.push(built_in);
+    }
+    let mut known = Vec::new();
+    for root in &roots {
+        let Ok(toml) = fs::read_to_string(root.join("Cargo.toml")) else {
+            continue;
+        };
+        let bins = manifest::bins(&toml);
+        if let Some(bin) = bins.iter().find(|b| b.name == arg) {
+            let file = root.join(&bin.path);
+            if !file.is_file() {
+                return Err(format!(
+                    "binary `{arg}` of {} has no source file {}",
+                    root.join("Cargo.toml").display(),
+                    file.display()
+                )
+                .into());
+            }
+            return Ok(BotSource {
+                name: arg.to_string(),
+                file: file.canonicalize()?,
+                env: bot_env(root, arg)?,
+            });
+        }
+        let fallback = root.join("bots").join(format!("{arg}.rs"));
+        if fallback.is_file() {
+            return Ok(BotSource {
+                name: arg.to_string(),
+                file: fallback.canonicalize()?,
+                env: bot_env(root, arg)?,
+            });
+        }
+        known.extend(bins.into_iter().map(|b| b.name));
+    }
+    known.retain(|n| n != "botzone");
+    known.sort();
+    known.dedup();
+    Err(format!(
+        "no bot named `{arg}` (no such [[bin]] in Cargo.toml and no bots/{arg}.rs); known binaries: {}; or give the path to a .rs file",
+        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+    )
+    .into())
+}
+
+/// The bundle's name for a bot file: its stem, or its directory's name for
+/// `.../<name>/main.rs`.
+fn bot_name_from_file(file: &Path) -> String {
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "bot".to_string());
+    if stem == "main" {
+        if let Some(dir) = file.parent().and_then(|d| d.file_name()) {
+            return dir.to_string_lossy().into_owned();
+        }
+    }
+    stem
+}
+
+/// `env!` values of a bot binary `name` in the crate at `root`.
+fn bot_env(root: &Path, name: &str) -> Result<CargoEnv, CliError> {
+    let mut env = manifest::package_env(&root.join("Cargo.toml"), name, root)?;
+    env.vars.insert("CARGO_BIN_NAME".into(), name.to_string());
+    env.vars
+        .insert("CARGO_CRATE_NAME".into(), name.replace('-', "_"));
+    Ok(env)
+}
+
+/// The crate root of the `botzone` library: the nearest directory above the
+/// bot's file or the current directory whose Cargo.toml names the package
+/// `botzone` and which has src/lib.rs, else the crate this tool was built
+/// from.
+fn find_library_root(bot_file: &Path, cwd: &Path) -> Result<PathBuf, CliError> {
+    let starts = [bot_file.parent().unwrap_or(cwd), cwd];
+    for start in starts {
+        let mut dir = Some(start);
+        while let Some(d) = dir {
+            let toml = d.join("Cargo.toml");
+            if toml.is_file() && d.join("src/lib.rs").is_file() {
+                if let Ok(text) = fs::read_to_string(&toml) {
+                    if manifest::package_field(&text, "name").as_deref() == Some("botzone") {
+                        return Ok(d.to_path_buf());
+                    }
+                }
+            }
+            dir = d.parent();
+        }
+    }
+    let built_in = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if built_in.join("src/lib.rs").is_file() {
+        return Ok(built_in);
+    }
+    Err("cannot find the botzone library's sources (src/lib.rs of the `botzone` package): run this inside the botzone crate".into())
 }

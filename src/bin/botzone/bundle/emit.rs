@@ -1,0 +1,667 @@
+//! Writing the bundle: the bot's items, then `mod botzone { ... }` with the
+//! reached library modules inlined and their paths rewritten.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+use syn::visit_mut::{self, VisitMut};
+use syn::{parse_quote, Attribute, Expr, Item, UseTree};
+
+use super::load::{compiled_out, item_attrs_mut, Library};
+use super::reach::Reached;
+use super::CargoEnv;
+use crate::CliError;
+
+/// Everything the bundle is made of.
+pub(crate) struct Input<'a> {
+    /// The bot's name.
+    pub(crate) bot_name: &'a str,
+    /// The bot's main file.
+    pub(crate) bot_path: &'a Path,
+    /// The bot's parsed source (file modules inlined, cfg-false items out).
+    pub(crate) bot_file: syn::File,
+    /// `env!` values of the bot's crate.
+    pub(crate) bot_env: &'a CargoEnv,
+    /// The library.
+    pub(crate) lib: &'a Library,
+    /// `env!` values of the library.
+    pub(crate) lib_env: &'a CargoEnv,
+    /// What the bot reaches.
+    pub(crate) reached: &'a Reached,
+}
+
+/// The bundle's source text.
+pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
+    let lib = input.lib;
+    let reached = input.reached;
+    let root_children: HashSet<String> = lib.modules[0].children.keys().cloned().collect();
+    let mut errors = Vec::new();
+
+    // The bot.
+    let mut bot = input.bot_file.clone();
+    bot.items = drop_extern_botzone(bot.items);
+    let mut rw = Rewriter {
+        lib_mode: false,
+        exported: &reached.exported_macros,
+        root_children: &root_children,
+        env: input.bot_env,
+        file: input.bot_path.to_path_buf(),
+        depth: 0,
+        errors: &mut errors,
+        macro_imports: Vec::new(),
+    };
+    rw.visit_file_mut(&mut bot);
+    let macro_imports = std::mem::take(&mut rw.macro_imports);
+    if bot
+        .items
+        .iter()
+        .any(|i| item_name(i).as_deref() == Some("botzone"))
+    {
+        return Err(format!(
+            "{}: the bot defines an item named `botzone`, which the bundle needs for the library",
+            input.bot_path.display()
+        )
+        .into());
+    }
+
+    // The library.
+    let lib_items = emit_module(lib, reached, 0, input.lib_env, &mut errors);
+    if !errors.is_empty() {
+        errors.truncate(10);
+        return Err(format!("cannot bundle:\n  {}", errors.join("\n  ")).into());
+    }
+
+    let uses_unsafe = contains_unsafe(&quote::quote!(#bot));
+    let mut attrs: Vec<Attribute> = Vec::new();
+    if !uses_unsafe {
+        attrs.push(parse_quote!(#![forbid(unsafe_code)]));
+    }
+    for a in &bot.attrs {
+        let text = quote::quote!(#a).to_string();
+        if a.path().is_ident("doc") || (text.contains("forbid") && text.contains("unsafe_code")) {
+            continue;
+        }
+        attrs.push(a.clone());
+    }
+    let mut items = bot.items;
+    for name in macro_imports {
+        let ident = Ident::new(&name, Span::call_site());
+        items.insert(0, parse_quote!(use crate::#ident;));
+    }
+    let any_lib = reached.emitted.iter().any(|e| *e);
+    if any_lib {
+        items.push(parse_quote! {
+            #[allow(dead_code, unused_imports, unused_macros)]
+            mod botzone {
+                #(#lib_items)*
+            }
+        });
+    }
+    let file = syn::File {
+        shebang: None,
+        attrs,
+        items,
+    };
+    let modules: Vec<String> = (1..lib.modules.len())
+        .filter(|&i| reached.emitted[i])
+        .map(|i| {
+            let p = lib.path_of(i);
+            if reached.full[i] {
+                p
+            } else {
+                format!("{p} (namespace)")
+            }
+        })
+        .collect();
+    let shown_path = input
+        .bot_path
+        .parent()
+        .and_then(|d| d.parent())
+        .and_then(|root| input.bot_path.strip_prefix(root).ok())
+        .unwrap_or(input.bot_path);
+    let version = input
+        .lib_env
+        .vars
+        .get("CARGO_PKG_VERSION")
+        .cloned()
+        .unwrap_or_default();
+    let header = format!(
+        "// {}: one-file bundle of {} made by `botzone bundle` (botzone {}).\n// Library modules: {}.\n// Build: rustc -O --edition 2021 <this file>\n",
+        input.bot_name,
+        shown_path.display(),
+        version,
+        if modules.is_empty() {
+            "none".to_string()
+        } else {
+            modules.join(", ")
+        }
+    );
+    Ok(header + &prettyplease::unparse(&file))
+}
+
+/// The library module `idx` as items: whole when reached, else only its
+/// emitted child modules.
+fn emit_module(
+    lib: &Library,
+    reached: &Reached,
+    idx: usize,
+    env: &CargoEnv,
+    errors: &mut Vec<String>,
+) -> Vec<Item> {
+    let m = &lib.modules[idx];
+    let mut out = Vec::new();
+    for item in &m.items {
+        if let Item::Mod(im) = item {
+            let Some(&c) = m.children.get(&im.ident.to_string()) else {
+                continue;
+            };
+            if !reached.emitted[c] {
+                continue;
+            }
+            let mut im = im.clone();
+            strip_docs(&mut im.attrs);
+            let mut inner: Vec<Attribute> = lib.modules[c]
+                .inner_attrs
+                .iter()
+                .filter(|a| !a.path().is_ident("doc"))
+                .cloned()
+                .collect();
+            im.attrs.append(&mut inner);
+            im.content = Some((
+                Default::default(),
+                emit_module(lib, reached, c, env, errors),
+            ));
+            im.semi = None;
+            out.push(Item::Mod(im));
+            continue;
+        }
+        if !reached.full[idx] {
+            continue;
+        }
+        let mut item = item.clone();
+        let root_children: HashSet<String> = lib.modules[0].children.keys().cloned().collect();
+        let mut rw = Rewriter {
+            lib_mode: true,
+            exported: &reached.exported_macros,
+            root_children: &root_children,
+            env,
+            file: m.file.clone(),
+            depth: 0,
+            errors,
+            macro_imports: Vec::new(),
+        };
+        rw.visit_item_mut(&mut item);
+        out.push(item);
+    }
+    out
+}
+
+/// Removes `extern crate botzone;` (at any depth).
+fn drop_extern_botzone(items: Vec<Item>) -> Vec<Item> {
+    items
+        .into_iter()
+        .filter(|i| !matches!(i, Item::ExternCrate(ec) if ec.ident == "botzone"))
+        .map(|i| match i {
+            Item::Mod(mut m) => {
+                if let Some((b, inner)) = m.content.take() {
+                    m.content = Some((b, drop_extern_botzone(inner)));
+                }
+                Item::Mod(m)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+fn item_name(item: &Item) -> Option<String> {
+    match item {
+        Item::Mod(m) => Some(m.ident.to_string()),
+        Item::Struct(s) => Some(s.ident.to_string()),
+        Item::Enum(e) => Some(e.ident.to_string()),
+        Item::Fn(f) => Some(f.sig.ident.to_string()),
+        Item::Const(c) => Some(c.ident.to_string()),
+        Item::Static(s) => Some(s.ident.to_string()),
+        Item::Type(t) => Some(t.ident.to_string()),
+        Item::Trait(t) => Some(t.ident.to_string()),
+        _ => None,
+    }
+}
+
+fn contains_unsafe(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == "unsafe",
+        TokenTree::Group(g) => contains_unsafe(&g.stream()),
+        _ => false,
+    })
+}
+
+/// A throwaway use tree for `mem::replace`.
+fn placeholder_tree() -> UseTree {
+    UseTree::Glob(syn::UseGlob {
+        star_token: Default::default(),
+    })
+}
+
+fn strip_docs(attrs: &mut Vec<Attribute>) {
+    attrs.retain(|a| !a.path().is_ident("doc"));
+}
+
+/// Rewrites paths for their place in the bundle.
+///
+/// Library mode: `crate::x` → `crate::botzone::x` (not for
+/// `#[macro_export]` macros, which live at the bundle's root), docs and
+/// compiled-out nested items dropped. Bot mode: `::botzone::x` and, inside
+/// the bot's own modules, `botzone::x` → `crate::botzone::x`;
+/// `botzone::m!` for an exported macro → `crate::m!`. Both: `env!("CARGO_*")`
+/// and `include_str!`/`include_bytes!` become literals.
+struct Rewriter<'a> {
+    lib_mode: bool,
+    exported: &'a HashSet<String>,
+    root_children: &'a HashSet<String>,
+    env: &'a CargoEnv,
+    file: PathBuf,
+    depth: usize,
+    errors: &'a mut Vec<String>,
+    macro_imports: Vec<String>,
+}
+
+fn ident(s: &str) -> Ident {
+    Ident::new(s, Span::call_site())
+}
+
+fn colon2() -> [TokenTree; 2] {
+    [
+        TokenTree::Punct(Punct::new(':', Spacing::Joint)),
+        TokenTree::Punct(Punct::new(':', Spacing::Alone)),
+    ]
+}
+
+impl Rewriter<'_> {
+    /// Whether `name` is an exported macro of the library that a root-level
+    /// path `crate::name` / `botzone::name` means.
+    fn is_exported_macro(&self, name: &str) -> bool {
+        self.exported.contains(name) && !self.root_children.contains(name)
+    }
+
+    fn rewrite_path(&self, p: &mut syn::Path) {
+        if p.segments.len() < 2 {
+            return;
+        }
+        let first = p.segments[0].ident.to_string();
+        if self.lib_mode {
+            if p.leading_colon.is_none() && first == "crate" {
+                p.segments.insert(1, ident("botzone").into());
+            }
+        } else if first == "botzone" && (p.leading_colon.is_some() || self.depth > 0) {
+            p.leading_colon = None;
+            p.segments.insert(0, ident("crate").into());
+        }
+    }
+
+    fn rewrite_use(&mut self, u: &mut syn::ItemUse) {
+        if self.lib_mode {
+            if u.leading_colon.is_none() {
+                self.rewrite_lib_use_tree(&mut u.tree);
+            }
+            return;
+        }
+        let root_is_botzone = matches!(&u.tree, UseTree::Path(p) if p.ident == "botzone");
+        if root_is_botzone && !self.exported.is_empty() {
+            let tree = std::mem::replace(&mut u.tree, placeholder_tree());
+            match self.drop_macro_leaves(tree, 0) {
+                Some(t) => u.tree = t,
+                None => {
+                    // Only macros were imported: keep an always-valid import.
+                    u.tree = parse_quote!(botzone);
+                    u.attrs.push(parse_quote!(#[allow(unused_imports)]));
+                }
+            }
+        }
+        if root_is_botzone && (u.leading_colon.is_some() || self.depth > 0) {
+            u.leading_colon = None;
+            let tree = std::mem::replace(&mut u.tree, placeholder_tree());
+            u.tree = UseTree::Path(syn::UsePath {
+                ident: ident("crate"),
+                colon2_token: Default::default(),
+                tree: Box::new(tree),
+            });
+        }
+    }
+
+    fn rewrite_lib_use_tree(&self, tree: &mut UseTree) {
+        match tree {
+            UseTree::Path(p) if p.ident == "crate" => {
+                if let UseTree::Name(n) = &*p.tree {
+                    if self.is_exported_macro(&n.ident.to_string()) {
+                        return;
+                    }
+                }
+                let inner = std::mem::replace(&mut *p.tree, placeholder_tree());
+                *p.tree = UseTree::Path(syn::UsePath {
+                    ident: ident("botzone"),
+                    colon2_token: Default::default(),
+                    tree: Box::new(inner),
+                });
+            }
+            UseTree::Group(g) => {
+                for t in g.items.iter_mut() {
+                    self.rewrite_lib_use_tree(t);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Removes `botzone::m` leaves naming exported macros (they move to
+    /// `use crate::m;`). `level` 0 is the `botzone` segment itself.
+    fn drop_macro_leaves(&mut self, tree: UseTree, level: usize) -> Option<UseTree> {
+        match tree {
+            UseTree::Path(mut p) => {
+                let inner = std::mem::replace(&mut *p.tree, placeholder_tree());
+                let inner = self.drop_macro_leaves(inner, level + 1)?;
+                *p.tree = inner;
+                Some(UseTree::Path(p))
+            }
+            UseTree::Name(n) if level == 1 && self.is_exported_macro(&n.ident.to_string()) => {
+                self.macro_imports.push(n.ident.to_string());
+                None
+            }
+            UseTree::Group(mut g) => {
+                let items: Vec<UseTree> = std::mem::take(&mut g.items)
+                    .into_iter()
+                    .filter_map(|t| self.drop_macro_leaves(t, level))
+                    .collect();
+                if items.is_empty() {
+                    return None;
+                }
+                g.items = items.into_iter().collect();
+                Some(UseTree::Group(g))
+            }
+            other => Some(other),
+        }
+    }
+
+    /// The literal an `env!`/`include_str!`/`include_bytes!` call stands
+    /// for, if this is one and it can be computed.
+    fn literal_for(&mut self, name: &str, args: &TokenStream, span: Span) -> Option<Literal> {
+        if !matches!(name, "env" | "include_str" | "include_bytes") {
+            return None;
+        }
+        let parsed = syn::parse::Parser::parse2(
+            syn::punctuated::Punctuated::<syn::LitStr, syn::Token![,]>::parse_terminated,
+            args.clone(),
+        )
+        .ok()?;
+        let arg = parsed.first()?.value();
+        let at = super::location(&self.file, span);
+        match name {
+            "env" => {
+                if !arg.starts_with("CARGO_") {
+                    return None;
+                }
+                match self.env.vars.get(&arg) {
+                    Some(v) => Some(Literal::string(v)),
+                    None => {
+                        self.errors.push(format!(
+                            "{at}: `env!(\"{arg}\")` is set by Cargo at build time; a bundle has no value for it"
+                        ));
+                        None
+                    }
+                }
+            }
+            _ => {
+                let base = self.file.parent().unwrap_or(Path::new("."));
+                let path = base.join(&arg);
+                match std::fs::read(&path) {
+                    Ok(bytes) if name == "include_bytes" => Some(Literal::byte_string(&bytes)),
+                    Ok(bytes) => match String::from_utf8(bytes) {
+                        Ok(s) => Some(Literal::string(&s)),
+                        Err(_) => {
+                            self.errors
+                                .push(format!("{at}: {} is not UTF-8", path.display()));
+                            None
+                        }
+                    },
+                    Err(e) => {
+                        self.errors
+                            .push(format!("{at}: cannot read {}: {e}", path.display()));
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    fn rewrite_tokens(&mut self, ts: TokenStream) -> TokenStream {
+        let toks: Vec<TokenTree> = ts.into_iter().collect();
+        let mut out: Vec<TokenTree> = Vec::with_capacity(toks.len());
+        let mut i = 0;
+        while i < toks.len() {
+            let t = &toks[i];
+            match t {
+                TokenTree::Group(g) => {
+                    let mut ng = Group::new(g.delimiter(), self.rewrite_tokens(g.stream()));
+                    ng.set_span(g.span());
+                    out.push(TokenTree::Group(ng));
+                    i += 1;
+                    continue;
+                }
+                TokenTree::Ident(id) => {
+                    let name = id.to_string();
+                    // env!("CARGO_..."), include_str!("..."), include_bytes!("...")
+                    if let (Some(TokenTree::Punct(bang)), Some(TokenTree::Group(g))) =
+                        (toks.get(i + 1), toks.get(i + 2))
+                    {
+                        if bang.as_char() == '!' && g.delimiter() == Delimiter::Parenthesis {
+                            if let Some(lit) = self.literal_for(&name, &g.stream(), id.span()) {
+                                out.push(TokenTree::Literal(lit));
+                                i += 3;
+                                continue;
+                            }
+                        }
+                    }
+                    let followed_by_colon2 = is_colon2(&toks, i + 1);
+                    let after = toks.get(i + 3);
+                    let macro_after = matches!(after, Some(TokenTree::Ident(n)) if self.is_exported_macro(&n.to_string()))
+                        && matches!(toks.get(i + 4), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+                    let preceded_by_colon2 = i >= 2 && is_colon2(&toks, i - 2);
+                    if self.lib_mode && name == "crate" && followed_by_colon2 && !macro_after {
+                        out.push(t.clone());
+                        out.extend(colon2());
+                        out.push(TokenTree::Ident(ident("botzone")));
+                        i += 1;
+                        continue;
+                    }
+                    if !self.lib_mode
+                        && name == "botzone"
+                        && followed_by_colon2
+                        && !preceded_by_colon2
+                    {
+                        if macro_after {
+                            out.push(TokenTree::Ident(Ident::new("crate", id.span())));
+                            i += 1;
+                            continue;
+                        }
+                        if self.depth > 0 {
+                            out.push(TokenTree::Ident(ident("crate")));
+                            out.extend(colon2());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            out.push(t.clone());
+            i += 1;
+        }
+        out.into_iter().collect()
+    }
+}
+
+fn is_colon2(toks: &[TokenTree], i: usize) -> bool {
+    matches!(
+        (toks.get(i), toks.get(i + 1)),
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+            if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':'
+    )
+}
+
+impl VisitMut for Rewriter<'_> {
+    fn visit_item_mut(&mut self, item: &mut Item) {
+        if self.lib_mode {
+            if let Some(attrs) = item_attrs_mut(item) {
+                strip_docs(attrs);
+            }
+        }
+        visit_mut::visit_item_mut(self, item);
+    }
+
+    fn visit_item_mod_mut(&mut self, m: &mut syn::ItemMod) {
+        self.depth += 1;
+        visit_mut::visit_item_mod_mut(self, m);
+        self.depth -= 1;
+    }
+
+    fn visit_item_use_mut(&mut self, u: &mut syn::ItemUse) {
+        self.rewrite_use(u);
+    }
+
+    fn visit_path_mut(&mut self, p: &mut syn::Path) {
+        self.rewrite_path(p);
+        visit_mut::visit_path_mut(self, p);
+    }
+
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        let segs: Vec<String> = m
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let exported_at_root = segs.len() == 2
+            && self.is_exported_macro(&segs[1])
+            && if self.lib_mode {
+                segs[0] == "crate" && m.path.leading_colon.is_none()
+            } else {
+                segs[0] == "botzone"
+            };
+        if exported_at_root {
+            if !self.lib_mode {
+                m.path.leading_colon = None;
+                m.path.segments[0].ident = Ident::new("crate", m.path.segments[0].ident.span());
+            }
+        } else {
+            self.rewrite_path(&mut m.path);
+        }
+        let tokens = std::mem::take(&mut m.tokens);
+        m.tokens = self.rewrite_tokens(tokens);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Macro(em) = e {
+            if let Some(name) = em.mac.path.get_ident().map(|i| i.to_string()) {
+                let span = em.mac.path.segments[0].ident.span();
+                let tokens = em.mac.tokens.clone();
+                if let Some(lit) = self.literal_for(&name, &tokens, span) {
+                    let attrs = std::mem::take(&mut em.attrs);
+                    *e = Expr::Lit(syn::ExprLit {
+                        attrs,
+                        lit: syn::Lit::new(lit),
+                    });
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        b.stmts.retain(|s| match s {
+            syn::Stmt::Item(i) => !super::load::item_attrs(i).is_some_and(|a| compiled_out(a)),
+            _ => true,
+        });
+        visit_mut::visit_block_mut(self, b);
+    }
+
+    fn visit_item_impl_mut(&mut self, i: &mut syn::ItemImpl) {
+        i.items.retain(|it| !compiled_out(impl_item_attrs(it)));
+        visit_mut::visit_item_impl_mut(self, i);
+    }
+
+    fn visit_item_trait_mut(&mut self, t: &mut syn::ItemTrait) {
+        t.items.retain(|it| !compiled_out(trait_item_attrs(it)));
+        visit_mut::visit_item_trait_mut(self, t);
+    }
+
+    fn visit_impl_item_mut(&mut self, it: &mut syn::ImplItem) {
+        if self.lib_mode {
+            match it {
+                syn::ImplItem::Const(c) => strip_docs(&mut c.attrs),
+                syn::ImplItem::Fn(f) => strip_docs(&mut f.attrs),
+                syn::ImplItem::Type(t) => strip_docs(&mut t.attrs),
+                syn::ImplItem::Macro(m) => strip_docs(&mut m.attrs),
+                _ => {}
+            }
+        }
+        visit_mut::visit_impl_item_mut(self, it);
+    }
+
+    fn visit_trait_item_mut(&mut self, it: &mut syn::TraitItem) {
+        if self.lib_mode {
+            match it {
+                syn::TraitItem::Const(c) => strip_docs(&mut c.attrs),
+                syn::TraitItem::Fn(f) => strip_docs(&mut f.attrs),
+                syn::TraitItem::Type(t) => strip_docs(&mut t.attrs),
+                syn::TraitItem::Macro(m) => strip_docs(&mut m.attrs),
+                _ => {}
+            }
+        }
+        visit_mut::visit_trait_item_mut(self, it);
+    }
+
+    fn visit_field_mut(&mut self, f: &mut syn::Field) {
+        if self.lib_mode {
+            strip_docs(&mut f.attrs);
+        }
+        visit_mut::visit_field_mut(self, f);
+    }
+
+    fn visit_variant_mut(&mut self, v: &mut syn::Variant) {
+        if self.lib_mode {
+            strip_docs(&mut v.attrs);
+        }
+        visit_mut::visit_variant_mut(self, v);
+    }
+
+    fn visit_foreign_item_mut(&mut self, it: &mut syn::ForeignItem) {
+        if self.lib_mode {
+            match it {
+                syn::ForeignItem::Fn(f) => strip_docs(&mut f.attrs),
+                syn::ForeignItem::Static(s) => strip_docs(&mut s.attrs),
+                syn::ForeignItem::Type(t) => strip_docs(&mut t.attrs),
+                _ => {}
+            }
+        }
+        visit_mut::visit_foreign_item_mut(self, it);
+    }
+}
+
+fn impl_item_attrs(it: &syn::ImplItem) -> &[Attribute] {
+    match it {
+        syn::ImplItem::Const(c) => &c.attrs,
+        syn::ImplItem::Fn(f) => &f.attrs,
+        syn::ImplItem::Type(t) => &t.attrs,
+        syn::ImplItem::Macro(m) => &m.attrs,
+        _ => &[],
+    }
+}
+
+fn trait_item_attrs(it: &syn::TraitItem) -> &[Attribute] {
+    match it {
+        syn::TraitItem::Const(c) => &c.attrs,
+        syn::TraitItem::Fn(f) => &f.attrs,
+        syn::TraitItem::Type(t) => &t.attrs,
+        syn::TraitItem::Macro(m) => &m.attrs,
+        _ => &[],
+    }
+}
