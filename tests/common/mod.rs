@@ -51,7 +51,9 @@ pub fn count_allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
 
 /// `tests/fixtures/<rel>`.
 pub fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
 }
 
 /// The path of a binary of this package built for the tests.
