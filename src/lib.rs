@@ -17,3 +17,8 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod time;
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
