@@ -29,7 +29,9 @@ fn seed_of(initdata: &Value) -> u32 {
 /// 32-bit signed range.
 fn json_int(v: &Value) -> Option<i64> {
     if let Some(i) = v.as_i64() {
-        return (i32::MIN as i64..=i32::MAX as i64).contains(&i).then_some(i);
+        return (i32::MIN as i64..=i32::MAX as i64)
+            .contains(&i)
+            .then_some(i);
     }
     if let Some(u) = v.as_u64() {
         return (u <= i32::MAX as u64).then_some(u as i64);
@@ -76,7 +78,10 @@ fn pacman2_map(initdata: &Value, seed: u32) -> Result<pacman2::Map, String> {
         // The judge draws the size even when a field is given; a given size
         // in [6, 12) replaces the drawn one.
         for (key, value) in [("width", drawn.width), ("height", drawn.height)] {
-            let ok = given.get(key).and_then(json_int).is_some_and(|v| (6..12).contains(&v));
+            let ok = given
+                .get(key)
+                .and_then(json_int)
+                .is_some_and(|v| (6..12).contains(&v));
             if !ok {
                 given[key] = json!(value);
             }
@@ -109,7 +114,12 @@ const ERROR: i64 = 16;
 /// The judge's `SerializeCurrentTurnChange` for the turn from `before` to
 /// `after` (`codes`: the actions as given; `last`: the judge's action array,
 /// which keeps a dead player's last action).
-fn pacman2_trace(before: &Pacman2, after: &Pacman2, codes: &[i64; PLAYERS], last: &mut [i64; PLAYERS]) -> Value {
+fn pacman2_trace(
+    before: &Pacman2,
+    after: &Pacman2,
+    codes: &[i64; PLAYERS],
+    last: &mut [i64; PLAYERS],
+) -> Value {
     let (h, w) = (before.height(), before.width());
     // Cells the generators fill this turn (before anybody eats).
     let generating = before.generator_turn_left() == 1;
@@ -120,7 +130,16 @@ fn pacman2_trace(before: &Pacman2, after: &Pacman2, codes: &[i64; PLAYERS], last
         if before.content_at(r, c) & (pacman2::SMALL_FRUIT | pacman2::LARGE_FRUIT) != 0 {
             return false;
         }
-        const D: [(i64, i64); 8] = [(-1, 0), (0, 1), (1, 0), (0, -1), (-1, 1), (1, 1), (1, -1), (-1, -1)];
+        const D: [(i64, i64); 8] = [
+            (-1, 0),
+            (0, 1),
+            (1, 0),
+            (0, -1),
+            (-1, 1),
+            (1, 1),
+            (1, -1),
+            (-1, -1),
+        ];
         D.iter().any(|&(dr, dc)| {
             let gr = (r as i64 - dr).rem_euclid(h as i64) as usize;
             let gc = (c as i64 - dc).rem_euclid(w as i64) as usize;
@@ -151,7 +170,8 @@ fn pacman2_trace(before: &Pacman2, after: &Pacman2, codes: &[i64; PLAYERS], last
                 let expired = a.dead && b.power_up_left == 1 && a.power_up_left == 0;
                 if !a.dead || expired {
                     let (r, c) = (a.row, a.col);
-                    let had_small = before.content_at(r, c) & pacman2::SMALL_FRUIT != 0 || spawned(r, c);
+                    let had_small =
+                        before.content_at(r, c) & pacman2::SMALL_FRUIT != 0 || spawned(r, c);
                     let has_small = after.content_at(r, c) & pacman2::SMALL_FRUIT != 0;
                     let had_large = before.content_at(r, c) & pacman2::LARGE_FRUIT != 0;
                     let has_large = after.content_at(r, c) & pacman2::LARGE_FRUIT != 0;
@@ -220,7 +240,10 @@ pub fn pacman2(input: &Value) -> Result<Value, String> {
             let id = p.to_string();
             let raw = response.get(&id).cloned().unwrap_or(Value::Null);
             let content = answer_of(&raw).filter(Value::is_object);
-            let action = content.as_ref().and_then(|c| c.get("action")).and_then(json_int);
+            let action = content
+                .as_ref()
+                .and_then(|c| c.get("action"))
+                .and_then(json_int);
             let mut entry = Map::new();
             if let Some(code) = action {
                 codes[p] = code;
@@ -243,7 +266,10 @@ pub fn pacman2(input: &Value) -> Result<Value, String> {
                     Some(Value::String(s)) => s.clone(),
                     _ => String::new(),
                 };
-                entry.insert("reason".into(), json!(format!("INVALID_INPUT_VERDICT_{verdict}")));
+                entry.insert(
+                    "reason".into(),
+                    json!(format!("INVALID_INPUT_VERDICT_{verdict}")),
+                );
             }
             request.insert(id, Value::Object(entry));
         }
@@ -258,7 +284,10 @@ pub fn pacman2(input: &Value) -> Result<Value, String> {
             }
             let mut display = request.clone();
             display.insert("result".into(), Value::Object(result.clone()));
-            display.insert("trace".into(), pacman2_trace(&before, &game, &codes, &mut last));
+            display.insert(
+                "trace".into(),
+                pacman2_trace(&before, &game, &codes, &mut last),
+            );
             output.insert("command".into(), json!("finish"));
             output.insert("content".into(), Value::Object(result));
             output.insert("display".into(), Value::Object(display));
