@@ -19,6 +19,8 @@ pub(crate) struct Input<'a> {
     pub(crate) bot_name: &'a str,
     /// The bot's main file.
     pub(crate) bot_path: &'a Path,
+    /// The bot's main file as the header names it.
+    pub(crate) shown_path: &'a Path,
     /// The bot's parsed source (file modules inlined, cfg-false items out).
     pub(crate) bot_file: syn::File,
     /// `env!` values of the bot's crate.
@@ -114,12 +116,7 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
             }
         })
         .collect();
-    let shown_path = input
-        .bot_path
-        .parent()
-        .and_then(|d| d.parent())
-        .and_then(|root| input.bot_path.strip_prefix(root).ok())
-        .unwrap_or(input.bot_path);
+    let shown_path = input.shown_path;
     let version = input
         .lib_env
         .vars

@@ -104,6 +104,12 @@ pub(crate) fn build(bot: &BotSource, lib_root: &Path) -> Result<Bundle, CliError
     let text = emit::emit(&emit::Input {
         bot_name: &bot.name,
         bot_path: &bot.file,
+        shown_path: bot
+            .file
+            .strip_prefix(lib_root)
+            .ok()
+            .or_else(|| bot.file.file_name().map(Path::new))
+            .unwrap_or(&bot.file),
         bot_file,
         bot_env: &bot.env,
         lib: &lib,
@@ -229,7 +235,7 @@ fn find_library_root(bot_file: &Path, cwd: &Path) -> Result<PathBuf, CliError> {
             if toml.is_file() && d.join("src/lib.rs").is_file() {
                 if let Ok(text) = fs::read_to_string(&toml) {
                     if manifest::package_field(&text, "name").as_deref() == Some("botzone") {
-                        return Ok(d.to_path_buf());
+                        return Ok(d.canonicalize()?);
                     }
                 }
             }
@@ -238,7 +244,7 @@ fn find_library_root(bot_file: &Path, cwd: &Path) -> Result<PathBuf, CliError> {
     }
     let built_in = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     if built_in.join("src/lib.rs").is_file() {
-        return Ok(built_in);
+        return Ok(built_in.canonicalize()?);
     }
     Err("cannot find the botzone library's sources (src/lib.rs of the `botzone` package): run this inside the botzone crate".into())
 }

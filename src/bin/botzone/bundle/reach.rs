@@ -59,11 +59,18 @@ impl Scope {
         s
     }
 
-    fn push_use(&mut self, tree: &UseTree, prefix: &mut Vec<String>, leading_colon: bool) {
+    fn push_use(
+        &mut self,
+        tree: &UseTree,
+        prefix: &mut Vec<String>,
+        leading_colon: bool,
+        root: Option<Span>,
+    ) {
         match tree {
             UseTree::Path(p) => {
                 prefix.push(p.ident.to_string());
-                self.push_use(&p.tree, prefix, leading_colon);
+                let root = root.or(Some(p.ident.span()));
+                self.push_use(&p.tree, prefix, leading_colon, root);
                 prefix.pop();
             }
             UseTree::Name(n) => {
@@ -75,7 +82,7 @@ impl Scope {
                     glob: false,
                     is_macro: false,
                     leading_colon,
-                    span: n.ident.span(),
+                    span: root.unwrap_or(n.ident.span()),
                 });
             }
             UseTree::Rename(r) => {
@@ -87,7 +94,7 @@ impl Scope {
                     glob: false,
                     is_macro: false,
                     leading_colon,
-                    span: r.ident.span(),
+                    span: root.unwrap_or(r.ident.span()),
                 });
             }
             UseTree::Glob(g) => {
@@ -98,12 +105,12 @@ impl Scope {
                     glob: true,
                     is_macro: false,
                     leading_colon,
-                    span: g.star_token.spans[0],
+                    span: root.unwrap_or(g.star_token.spans[0]),
                 });
             }
             UseTree::Group(g) => {
                 for t in &g.items {
-                    self.push_use(t, prefix, leading_colon);
+                    self.push_use(t, prefix, leading_colon, root);
                 }
             }
         }
@@ -199,7 +206,7 @@ impl<'ast> Visit<'ast> for Scope {
     }
 
     fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
-        self.push_use(&u.tree, &mut Vec::new(), u.leading_colon.is_some());
+        self.push_use(&u.tree, &mut Vec::new(), u.leading_colon.is_some(), None);
     }
 
     fn visit_path(&mut self, p: &'ast syn::Path) {

@@ -1,0 +1,346 @@
+//! `botzone bundle`: every bot in bots/ bundles into one file that bare
+//! `rustc -O --edition 2021` compiles, and the compiled bundle answers the
+//! input samples exactly like the cargo-built binary. Also: what a bundle
+//! keeps and drops, and the errors for what cannot be bundled.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Each bot of bots/ with the input-samples/ directory it answers (none:
+/// bundled and compiled, but not run).
+const BOTS: &[(&str, Option<&str>)] = &[
+    ("echo_bot", Some("echo")),
+    ("pacman_mc", Some("pacman2")),
+    ("tank_minimax", Some("tank")),
+    ("enclosure_mc", Some("enclosure")),
+];
+
+/// The seed and the per-turn time limit both programs run with.
+const SEED: &str = "20261121";
+const TIME_LIMIT: &str = "0.2";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bundle-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `botzone bundle <args>` in `cwd`.
+fn botzone_bundle(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(common::bin("botzone"))
+        .arg("bundle")
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run botzone bundle")
+}
+
+/// Bundles `bot` (a name or a path) into `dir/<stem>.bundle.rs`; returns
+/// the file and bundle's stderr.
+fn bundle(bot: &str, dir: &Path, stem: &str) -> (PathBuf, String) {
+    let out_file = dir.join(format!("{stem}.bundle.rs"));
+    let out = botzone_bundle(&root(), &[bot, "-o", out_file.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "botzone bundle {bot} failed:\n{stderr}"
+    );
+    (out_file, stderr)
+}
+
+/// Compiles a bundle with bare rustc; returns the executable.
+fn compile(file: &Path) -> PathBuf {
+    let exe = file.with_extension("exe");
+    let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .args(["-O", "--edition", "2021", "-o"])
+        .arg(&exe)
+        .arg(file)
+        .output()
+        .expect("run rustc");
+    assert!(
+        out.status.success(),
+        "rustc {} failed:\n{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+/// Runs a bot program on one input, with the fixed seed and time limit.
+fn run_bot(exe: &Path, input: &[u8]) -> Output {
+    let mut child = Command::new(exe)
+        .env("BOTZONE_SEED", SEED)
+        .env("BOTZONE_TIME_LIMIT", TIME_LIMIT)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {}: {e}", exe.display()));
+    let mut stdin = child.stdin.take().unwrap();
+    // A bot may answer and exit before reading everything.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("{} did not finish within 120 s", exe.display());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Bundles, compiles and runs `bot` against its cargo binary on every file
+/// of its sample directory.
+fn check_bot(bot: &str) {
+    let samples = BOTS
+        .iter()
+        .find(|(name, _)| *name == bot)
+        .and_then(|(_, dir)| *dir)
+        .map(|d| root().join("input-samples").join(d));
+    let dir = scratch(bot);
+    let (file, stderr) = bundle(bot, &dir, bot);
+    let size = std::fs::metadata(&file).unwrap().len();
+    assert!(
+        stderr.contains(&format!("{size} bytes")),
+        "botzone bundle should report the size ({size} bytes):\n{stderr}"
+    );
+    eprintln!(
+        "{bot}: bundle {size} bytes ({:.1} KB)",
+        size as f64 / 1024.0
+    );
+    let exe = compile(&file);
+    let Some(samples) = samples.filter(|s| s.is_dir()) else {
+        eprintln!("{bot}: no input samples, bundle compiled only");
+        return;
+    };
+    let binary = common::bin(bot);
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&samples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    inputs.sort();
+    for input in inputs {
+        let text = std::fs::read(&input).unwrap();
+        let from_bundle = run_bot(&exe, &text);
+        let from_cargo = run_bot(&binary, &text);
+        assert_eq!(
+            String::from_utf8_lossy(&from_bundle.stdout),
+            String::from_utf8_lossy(&from_cargo.stdout),
+            "{bot} on {}: the bundle's stdout differs from the cargo binary's\nbundle stderr:\n{}\ncargo stderr:\n{}",
+            input.display(),
+            String::from_utf8_lossy(&from_bundle.stderr),
+            String::from_utf8_lossy(&from_cargo.stderr),
+        );
+        assert_eq!(
+            from_bundle.status.code(),
+            from_cargo.status.code(),
+            "{bot} on {}: exit codes differ",
+            input.display()
+        );
+    }
+}
+
+#[test]
+fn echo_bot_bundle_answers_like_the_binary() {
+    check_bot("echo_bot");
+}
+
+#[test]
+fn pacman_mc_bundle_answers_like_the_binary() {
+    check_bot("pacman_mc");
+}
+
+#[test]
+fn tank_minimax_bundle_answers_like_the_binary() {
+    check_bot("tank_minimax");
+}
+
+#[test]
+fn enclosure_mc_bundle_answers_like_the_binary() {
+    check_bot("enclosure_mc");
+}
+
+/// `[[bin]]` names whose source is under bots/.
+fn bots_in_cargo_toml() -> Vec<String> {
+    let toml = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let mut out = Vec::new();
+    let mut name = None;
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            name = None;
+        }
+        let value = |key: &str| {
+            let rest = line.strip_prefix(key)?.trim_start().strip_prefix('=')?;
+            Some(rest.trim().trim_matches('"').to_string())
+        };
+        if let Some(v) = value("name") {
+            name = Some(v);
+        } else if let Some(v) = value("path") {
+            if v.starts_with("bots/") {
+                out.extend(name.take());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_bot_in_bots_has_a_bundle_test() {
+    let bots = bots_in_cargo_toml();
+    assert!(bots.contains(&"echo_bot".to_string()), "{bots:?}");
+    for bot in bots {
+        assert!(
+            BOTS.iter().any(|(name, _)| *name == bot),
+            "bots/ binary `{bot}` has no line in tests/bundle.rs BOTS (and no test)"
+        );
+    }
+}
+
+#[test]
+fn pacman_mc_bundle_holds_no_other_game_and_is_small() {
+    let dir = scratch("pacman-size");
+    let (file, stderr) = bundle("pacman_mc", &dir, "pacman_mc");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        stderr.contains(&format!("{} bytes", text.len())),
+        "{stderr}"
+    );
+    assert!(
+        text.len() < 150 * 1024,
+        "pacman_mc bundle is {} bytes",
+        text.len()
+    );
+    for other in ["mod tank", "mod enclosure", "Tank", "Enclosure"] {
+        assert!(!text.contains(other), "pacman_mc bundle contains `{other}`");
+    }
+    assert!(text.contains("#![forbid(unsafe_code)]"));
+    assert!(!text.contains("#[cfg(test)]") && !text.contains("#[test]"));
+    assert!(!text.contains("///") && !text.contains("//!"));
+}
+
+#[test]
+fn fixture_bundle_runs_like_the_library() {
+    #[allow(dead_code)]
+    #[path = "fixtures/bundle/pacman_playout.rs"]
+    mod pacman_playout;
+
+    let dir = scratch("fixture-playout");
+    let fixture = common::fixture("bundle/pacman_playout.rs");
+    let (file, stderr) = bundle(fixture.to_str().unwrap(), &dir, "pacman_playout");
+    assert!(stderr.contains("games::pacman2"), "{stderr}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("mod tank") && !text.contains("mod enclosure"));
+    assert!(!text.contains("mod protocol"), "protocol is not used");
+    let exe = compile(&file);
+    let out = run_bot(&exe, b"");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        pacman_playout::report()
+    );
+}
+
+#[test]
+fn unreached_modules_are_left_out() {
+    let dir = scratch("rng-only");
+    let fixture = common::fixture("bundle/rng_only.rs");
+    let (file, _) = bundle(fixture.to_str().unwrap(), &dir, "rng_only");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("pub mod rng"));
+    for other in [
+        "mod games",
+        "mod json",
+        "mod protocol",
+        "mod fixed",
+        "mod search",
+    ] {
+        assert!(!text.contains(other), "rng-only bundle contains `{other}`");
+    }
+    let exe = compile(&file);
+    let out = run_bot(&exe, b"");
+    let mut rng = botzone::rng::Rng::new(7);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{}\n", rng.below(1000))
+    );
+}
+
+#[test]
+fn an_external_crate_is_a_clear_error() {
+    let dir = scratch("external");
+    let fixture = common::fixture("bundle/external_crate.rs");
+    let out_file = dir.join("x.rs");
+    let out = botzone_bundle(
+        &root(),
+        &[fixture.to_str().unwrap(), "-o", out_file.to_str().unwrap()],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("external_crate.rs:4:5"), "{stderr}");
+    assert!(
+        stderr.contains("`rand::Rng`") && stderr.contains("external crates"),
+        "{stderr}"
+    );
+    assert!(!out_file.exists());
+}
+
+#[test]
+fn a_proc_macro_derive_is_a_clear_error() {
+    let dir = scratch("derive");
+    let fixture = common::fixture("bundle/proc_macro_derive.rs");
+    let out_file = dir.join("x.rs");
+    let out = botzone_bundle(
+        &root(),
+        &[fixture.to_str().unwrap(), "-o", out_file.to_str().unwrap()],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("#[derive(Serialize)]"), "{stderr}");
+    assert!(stderr.contains("proc-macro"), "{stderr}");
+    assert!(!stderr.contains("Clone"), "std derives are fine: {stderr}");
+}
+
+#[test]
+fn a_bot_name_resolves_through_cargo_toml_and_writes_to_the_current_directory() {
+    let dir = scratch("by-name");
+    let out = botzone_bundle(&dir, &["echo_bot"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join("echo_bot.bundle.rs")).unwrap();
+    assert!(text.contains("mod botzone"));
+    assert!(
+        text.starts_with("// echo_bot: one-file bundle of bots/echo_bot.rs"),
+        "{}",
+        &text[..200]
+    );
+}
+
+#[test]
+fn an_unknown_bot_name_lists_the_known_ones() {
+    let out = botzone_bundle(&root(), &["no_such_bot"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("no bot named `no_such_bot`") && stderr.contains("echo_bot"),
+        "{stderr}"
+    );
+}
