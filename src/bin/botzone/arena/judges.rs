@@ -320,10 +320,179 @@ pub fn pacman2(input: &Value) -> Result<Value, String> {
     Ok(Value::Object(output))
 }
 
-/// The Tank judge.
+// --------------------------------------------------------------------------
+// Tank
+
+/// The Tank (2018) judge. Its source is not public; this follows the judge
+/// protocol as the Tank2 judge (written "upgraded from zhouhy", the Tank
+/// judge's author) shows it, with the 2018 field: `initdata` `field`,
+/// `maxTurn`, `seed`; first requests `{"field":…,"mySide":s}`; later each
+/// side gets the other's last actions (-1 for a destroyed tank or an invalid
+/// action); an invalid answer loses at once (both: draw); win 2, draw 1,
+/// loss 0.
 ///
 /// # Errors
-/// When the input cannot be judged.
-pub fn tank(_input: &Value) -> Result<Value, String> {
-    Err("the tank judge needs the tank simulator (not landed yet)".into())
+/// When `initdata.field` is not three integers.
+pub fn tank(input: &Value) -> Result<Value, String> {
+    use botzone::games::tank::{self as t, Field, Outcome, TankAction};
+    let initdata = initdata_of(input);
+    let max_turn = initdata
+        .get("maxTurn")
+        .and_then(json_int)
+        .unwrap_or(t::MAX_TURN as i64);
+    let seed = seed_of(&initdata);
+    let bricks: t::Bricks = match initdata.get("field") {
+        Some(Value::Array(a)) if !a.is_empty() => {
+            let mut b = [0u32; 3];
+            for (i, slot) in b.iter_mut().enumerate() {
+                *slot = a
+                    .get(i)
+                    .and_then(json_int)
+                    .ok_or_else(|| format!("initdata.field[{i}]: expected an integer"))?
+                    as u32;
+            }
+            b
+        }
+        _ => t::bricks_from_seed(seed),
+    };
+    let init = json!({"field": bricks, "maxTurn": max_turn, "seed": seed});
+    let log = log_of(input);
+    if log.is_empty() {
+        let mut content = Map::new();
+        for side in 0..t::SIDES {
+            content.insert(side.to_string(), json!({"field": bricks, "mySide": side}));
+        }
+        return Ok(json!({
+            "command": "request",
+            "content": content,
+            "display": bricks,
+            "initdata": init,
+        }));
+    }
+    let mut field = Field::with_max_turn(bricks, max_turn.clamp(0, t::TURN_CAPACITY as i64) as u32);
+    let mut output = Map::new();
+    let mut content = Map::new();
+    let mut display = Map::new();
+    let mut lose_reason = vec![Value::Null; 0];
+    let set_reason = |reasons: &mut Vec<Value>, side: usize, why: String| {
+        while reasons.len() <= side {
+            reasons.push(Value::Null);
+        }
+        reasons[side] = json!(why);
+    };
+    let mut i = 1;
+    while i < log.len() {
+        let is_last = i == log.len() - 1;
+        let response = &log[i];
+        let mut invalid = [false; t::SIDES];
+        let mut joint = [[TankAction::Stay; 2]; 2];
+        for side in 0..t::SIDES {
+            let raw = response
+                .get(side.to_string())
+                .cloned()
+                .unwrap_or(Value::Null);
+            let answer = answer_of(&raw);
+            let codes = answer.as_ref().and_then(Value::as_array).and_then(|a| {
+                let a0 = a.first().and_then(json_int)?;
+                let a1 = a.get(1).and_then(json_int)?;
+                Some([a0, a1])
+            });
+            if let Some(codes) = codes {
+                let mut ok = true;
+                let mut shown = [codes[0], codes[1]];
+                for tank in 0..t::TANKS_PER_SIDE {
+                    let alive = field.tank_alive(side, tank);
+                    let valid = match TankAction::from_code(codes[tank]) {
+                        Some(a) => {
+                            joint[side][tank] = if alive { a } else { TankAction::Stay };
+                            !alive || field.is_valid(side, tank, a)
+                        }
+                        None => !alive,
+                    };
+                    if !alive || !valid {
+                        shown[tank] = -1;
+                    }
+                    ok &= valid;
+                }
+                if is_last {
+                    display.insert(side.to_string(), json!(codes));
+                    content.insert((1 - side).to_string(), json!(shown));
+                }
+                if ok {
+                    continue;
+                }
+            }
+            invalid[side] = true;
+            let verdict = match raw.get("verdict") {
+                Some(Value::String(s)) => s.clone(),
+                _ => String::new(),
+            };
+            set_reason(
+                &mut lose_reason,
+                side,
+                format!("INVALID_INPUT_VERDICT_{verdict}"),
+            );
+        }
+        let finish = |output: &mut Map<String, Value>, winner: Option<usize>| {
+            let scores = match winner {
+                None => [1, 1],
+                Some(0) => [2, 0],
+                Some(_) => [0, 2],
+            };
+            output.insert("command".into(), json!("finish"));
+            output.insert("content".into(), json!({"0": scores[0], "1": scores[1]}));
+        };
+        if invalid[0] || invalid[1] {
+            let winner = match invalid {
+                [true, true] => None,
+                [true, false] => Some(1),
+                _ => Some(0),
+            };
+            finish(&mut output, winner);
+            break;
+        }
+        field.apply_unchecked(joint);
+        match field.outcome() {
+            Outcome::Ongoing => {
+                if is_last {
+                    output.insert("command".into(), json!("request"));
+                    output.insert(
+                        "content".into(),
+                        Value::Object(std::mem::take(&mut content)),
+                    );
+                }
+            }
+            result => {
+                finish(
+                    &mut output,
+                    if let Outcome::Win(s) = result {
+                        Some(s)
+                    } else {
+                        None
+                    },
+                );
+                for side in 0..t::SIDES {
+                    let tanks = field.tank_alive(side, 0) || field.tank_alive(side, 1);
+                    let base = field.base_alive(side);
+                    let why = match (tanks, base) {
+                        (false, false) => "BASE_TANK_ALL_DESTROYED",
+                        (false, true) => "TANK_ALL_DESTROYED",
+                        (true, false) => "BASE_DESTROYED",
+                        (true, true) => continue,
+                    };
+                    set_reason(&mut lose_reason, side, why.to_string());
+                }
+                break;
+            }
+        }
+        i += 2;
+    }
+    if !lose_reason.is_empty() {
+        display.insert("loseReason".into(), Value::Array(lose_reason));
+    }
+    if output.is_empty() {
+        return Err("the log ends with the judge's turn: nothing to judge".into());
+    }
+    output.insert("display".into(), Value::Object(display));
+    Ok(Value::Object(output))
 }
