@@ -332,7 +332,7 @@ impl Tracker {
     /// the differences between the prediction and `next` (empty when they
     /// agree); when they differ, the visible parts are taken from `next`.
     pub fn observe(&mut self, next: &Status) -> Vec<String> {
-        let mut cands: [[Option<Command>; 2]; PLAYERS] = [[Some(Command::STAY); 2]; PLAYERS];
+        let mut cands: [[Option<Command>; 3]; PLAYERS] = [[Some(Command::STAY); 3]; PLAYERS];
         let mut counts = [1usize; PLAYERS];
         for p in 0..PLAYERS {
             let (c, n) = infer(&self.state, p, &next.players[p]);
@@ -379,13 +379,13 @@ fn visible(st: &Status) -> [(u8, u8, PenState, u8, i32); PLAYERS] {
 }
 
 /// The commands player `p` may have given to go from `state` to `next`:
-/// the first is the best guess, the second (if the count is 2) the
-/// alternative for a player that died.
-fn infer(state: &State, p: usize, next: &PlayerStatus) -> ([Option<Command>; 2], usize) {
+/// the first `count` entries, the best guess first (the others are the
+/// alternatives for a player that died).
+fn infer(state: &State, p: usize, next: &PlayerStatus) -> ([Option<Command>; 3], usize) {
     let pl = state.player(p);
     let stay = Some(Command::STAY);
     if !pl.is_alive() || pl.stuck() > 0 {
-        return ([stay, stay], 1);
+        return ([stay; 3], 1);
     }
     let (x, y) = pl.position();
     let dx = i32::from(next.x) - i32::from(x);
@@ -400,18 +400,20 @@ fn infer(state: &State, p: usize, next: &PlayerStatus) -> ([Option<Command>; 2],
     };
     let primary = Some(Command::new(dir, pen));
     if next.state != PenState::Dead {
-        return ([primary, primary], 1);
+        return ([primary; 3], 1);
     }
-    if dir == Dir::Stay {
-        // Died standing: in step 5 or 6, or for a bad command in step 0/1.
-        ([primary, None], 2)
-    } else if pl.state() == PenState::Up && pen == Pen::Keep {
-        ([primary, Some(Command::new(dir, Pen::Down))], 2)
-    } else {
-        ([primary, primary], 1)
+    let pen_up_keep = pl.state() == PenState::Up && pen == Pen::Keep;
+    let down = Some(Command::new(dir, Pen::Down));
+    match (dir, pen_up_keep) {
+        // Died standing: in step 5 or 6 (maybe right after putting the pen
+        // down), or for a bad command in steps 0 and 1.
+        (Dir::Stay, true) => ([primary, None, down], 3),
+        (Dir::Stay, false) => ([primary, None, None], 2),
+        // Died after moving: in step 5, or in step 6 with the pen put down.
+        (_, true) => ([primary, down, down], 2),
+        (_, false) => ([primary; 3], 1),
     }
 }
-
 /// The vertex index of a STATUS player.
 pub fn status_vertex(p: &PlayerStatus) -> u8 {
     vertex(p.x, p.y)
