@@ -1,0 +1,1 @@
+//! Placeholder: evaluation (being written).
