@@ -34,6 +34,7 @@ use crate::games::Game;
 use crate::rng::Rng;
 
 pub mod line_protocol;
+pub mod search;
 
 /// Vertices per side of the board.
 pub const SIDE: usize = 11;

@@ -1,0 +1,262 @@
+//! Monte Carlo for Enclosure: a rollout policy that draws loops, and flat
+//! Monte Carlo over one player's commands (start vertex and moves) with
+//! depth-limited rollouts, stopped by a [`Deadline`].
+//!
+//! No allocation: the search works on one cloned [`State`] with apply and
+//! undo.
+
+use super::{Command, Commands, Dir, Pen, PenState, State, PLAYERS, SIDE};
+use crate::rng::Rng;
+use crate::time::Deadline;
+
+/// Turns a rollout plays past the command being evaluated.
+pub const ROLLOUT_DEPTH: usize = 24;
+
+/// Points a player alive at the end of a rollout is worth on top of its
+/// score (it can still draw).
+pub const ALIVE_BONUS: f64 = 40.0;
+
+fn manhattan(a: u8, b: u8) -> i32 {
+    let (ax, ay) = super::xy(a);
+    let (bx, by) = super::xy(b);
+    (i32::from(ax) - i32::from(bx)).abs() + (i32::from(ay) - i32::from(by)).abs()
+}
+
+/// A rollout command for player `p`: never suicidal by the rules, never a
+/// skill; pen up it wanders and now and then puts the pen down; pen down it
+/// closes a loop when it can and heads back to its trail once the trail is
+/// long.
+pub fn policy(st: &State, p: usize, rng: &mut Rng) -> Command {
+    let mut legal = Commands::new();
+    st.legal_commands(p, &mut legal);
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    let pl = st.player(p);
+    let mut pick = Commands::new();
+    match pl.state() {
+        PenState::Down => {
+            let trail = st.trail(p);
+            let start = trail[0];
+            let mut best = i32::MAX;
+            let mut closing = Commands::new();
+            let mut homeward = Commands::new();
+            for &c in legal.iter() {
+                if c.dir == Dir::Stay {
+                    continue;
+                }
+                let Some(to) = State::neighbour(pl.vertex(), c.dir) else {
+                    continue;
+                };
+                pick.push(c);
+                if pl.on_trail(to) {
+                    closing.push(c);
+                }
+                let d = manhattan(to, start);
+                if d < best {
+                    best = d;
+                    homeward.clear();
+                }
+                if d == best {
+                    homeward.push(c);
+                }
+            }
+            if !closing.is_empty() && rng.below(10) < 9 {
+                return closing[rng.index(closing.len())];
+            }
+            let long = trail.len() >= 4 + rng.index(8);
+            if long && !homeward.is_empty() && rng.below(10) < 8 {
+                return homeward[rng.index(homeward.len())];
+            }
+        }
+        _ => {
+            let down = rng.below(4) == 0;
+            let want = if down { Pen::Down } else { Pen::Keep };
+            for &c in legal.iter() {
+                if c.pen == want && c.dir != Dir::Stay {
+                    pick.push(c);
+                }
+            }
+        }
+    }
+    if pick.is_empty() {
+        for &c in legal.iter() {
+            if c.pen != Pen::Skill {
+                pick.push(c);
+            }
+        }
+    }
+    if pick.is_empty() {
+        return Command::STAY;
+    }
+    pick[rng.index(pick.len())]
+}
+
+/// Plays [`policy`] for everyone for up to `depth` turns (or to the end);
+/// returns the number of turns played (undo them to get back).
+pub fn rollout(st: &mut State, depth: usize, rng: &mut Rng) -> usize {
+    let mut n = 0;
+    while n < depth && !st.is_over() {
+        let mut orders = [None; PLAYERS];
+        for (p, o) in orders.iter_mut().enumerate() {
+            *o = Some(policy(st, p, rng));
+        }
+        st.step(&orders);
+        n += 1;
+    }
+    n
+}
+
+/// What a rollout's end is worth to `me`: its score, plus [`ALIVE_BONUS`]
+/// while alive.
+pub fn value(st: &State, me: usize) -> f64 {
+    let alive = if st.player(me).is_alive() {
+        ALIVE_BONUS
+    } else {
+        0.0
+    };
+    f64::from(st.score(me)) + alive
+}
+
+/// The result of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice<T> {
+    /// The chosen option.
+    pub best: T,
+    /// Its mean value.
+    pub mean: f64,
+    /// Rollouts played in all.
+    pub rollouts: u64,
+}
+
+/// Flat Monte Carlo over player `me`'s commands (no skill): each rollout
+/// plays one candidate (in turn) against [`policy`] commands of the
+/// others, then [`rollout`]s; the best mean [`value`] wins. Answers at
+/// once when only one command is legal; always answers a legal command.
+pub fn choose_command(
+    st: &State,
+    me: usize,
+    deadline: &Deadline,
+    rng: &mut Rng,
+) -> Choice<Command> {
+    let mut legal = Commands::new();
+    st.legal_commands(me, &mut legal);
+    let mut cands = Commands::new();
+    for &c in legal.iter() {
+        if c.pen != Pen::Skill {
+            cands.push(c);
+        }
+    }
+    if cands.is_empty() {
+        cands.push(legal.first().copied().unwrap_or(Command::STAY));
+    }
+    if cands.len() == 1 || st.is_over() {
+        return Choice {
+            best: cands[0],
+            mean: 0.0,
+            rollouts: 0,
+        };
+    }
+    let mut sim = st.clone();
+    let mut sum = [0f64; 16];
+    let mut count = [0u64; 16];
+    let mut rollouts = 0u64;
+    'search: loop {
+        for i in 0..cands.len() {
+            if deadline.passed() {
+                break 'search;
+            }
+            let mut orders = [None; PLAYERS];
+            for (p, o) in orders.iter_mut().enumerate() {
+                *o = Some(if p == me {
+                    cands[i]
+                } else {
+                    policy(&sim, p, rng)
+                });
+            }
+            sim.step(&orders);
+            let n = rollout(&mut sim, ROLLOUT_DEPTH, rng);
+            sum[i] += value(&sim, me);
+            count[i] += 1;
+            for _ in 0..=n {
+                sim.undo();
+            }
+            rollouts += 1;
+        }
+    }
+    let mut best = 0;
+    let mut best_mean = f64::NEG_INFINITY;
+    for i in 0..cands.len() {
+        if count[i] == 0 {
+            continue;
+        }
+        let mean = sum[i] / count[i] as f64;
+        if mean > best_mean {
+            best_mean = mean;
+            best = i;
+        }
+    }
+    Choice {
+        best: cands[best],
+        mean: if best_mean.is_finite() {
+            best_mean
+        } else {
+            0.0
+        },
+        rollouts,
+    }
+}
+
+/// Flat Monte Carlo over start vertices for player `me`: candidates on a
+/// grid (every other vertex), the other players at random vertices, then a
+/// rollout of `2 * ROLLOUT_DEPTH` turns.
+pub fn choose_start(me: usize, deadline: &Deadline, rng: &mut Rng) -> Choice<(u8, u8)> {
+    let mut cands = [(0u8, 0u8); 36];
+    let mut k = 0;
+    for y in (0..SIDE as u8).step_by(2) {
+        for x in (0..SIDE as u8).step_by(2) {
+            cands[k] = (x, y);
+            k += 1;
+        }
+    }
+    let mut sum = [0f64; 36];
+    let mut count = [0u64; 36];
+    let mut rollouts = 0;
+    'search: loop {
+        for i in 0..cands.len() {
+            if deadline.passed() {
+                break 'search;
+            }
+            let mut pos = [(0i32, 0i32); PLAYERS];
+            for (p, q) in pos.iter_mut().enumerate() {
+                *q = if p == me {
+                    (i32::from(cands[i].0), i32::from(cands[i].1))
+                } else {
+                    (rng.below(11) as i32, rng.below(11) as i32)
+                };
+            }
+            let mut st = State::new(pos);
+            rollout(&mut st, 2 * ROLLOUT_DEPTH, rng);
+            sum[i] += value(&st, me);
+            count[i] += 1;
+            rollouts += 1;
+        }
+    }
+    let mut best = 2 * 6 + 2;
+    let mut best_mean = f64::NEG_INFINITY;
+    for i in 0..cands.len() {
+        if count[i] > 0 && sum[i] / count[i] as f64 > best_mean {
+            best_mean = sum[i] / count[i] as f64;
+            best = i;
+        }
+    }
+    Choice {
+        best: cands[best],
+        mean: if best_mean.is_finite() {
+            best_mean
+        } else {
+            0.0
+        },
+        rollouts,
+    }
+}
