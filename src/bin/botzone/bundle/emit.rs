@@ -76,6 +76,12 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
 
     let uses_unsafe = contains_unsafe(&quote::quote!(#bot));
     let mut attrs: Vec<Attribute> = Vec::new();
+    // Without it rustc would take the crate name from the file name, and
+    // `x.bundle` is not a valid one.
+    let crate_name = crate_name(input.bot_name);
+    if !bot.attrs.iter().any(|a| a.path().is_ident("crate_name")) {
+        attrs.push(parse_quote!(#![crate_name = #crate_name]));
+    }
     if !uses_unsafe {
         attrs.push(parse_quote!(#![forbid(unsafe_code)]));
     }
@@ -135,6 +141,24 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
         }
     );
     Ok(header + &prettyplease::unparse(&file))
+}
+
+/// A valid crate name for a bot name (`my-bot.v2` → `my_bot_v2`).
+fn crate_name(bot: &str) -> String {
+    let mut name: String = bot
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        name.insert(0, '_');
+    }
+    name
 }
 
 /// The library module `idx` as items: whole when reached, else only its

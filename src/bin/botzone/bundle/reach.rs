@@ -547,7 +547,7 @@ fn impl_on_kept_type(r: &Resolver<'_>, y: usize, full: &[bool]) -> bool {
     let local: HashSet<String> = r.scopes[y]
         .names
         .iter()
-        .filter(|n| m.children.get(n.as_str()).is_none())
+        .filter(|n| !m.children.contains_key(n.as_str()))
         .cloned()
         .collect();
     m.items.iter().any(|item| {
