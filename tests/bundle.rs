@@ -352,3 +352,65 @@ fn an_unknown_bot_name_lists_the_known_ones() {
         "{stderr}"
     );
 }
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn paths_macros_reexports_and_file_literals_survive_bundling() {
+    // A stand-in library (tests/fixtures/bundle/fakelib, see its README)
+    // with what the real one does not use yet.
+    let dir = scratch("fakelib");
+    copy_tree(&common::fixture("bundle/fakelib"), &dir);
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"botzone\"\nversion = \"0.3.0\"\nedition = \"2021\"\n\n[[bin]]\nname = \"probe\"\npath = \"bots/probe.rs\"\n",
+    )
+    .unwrap();
+    let out = botzone_bundle(&dir, &["probe"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let file = dir.join("probe.bundle.rs");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        !text.contains("compile_error"),
+        "the unused module was bundled"
+    );
+    assert!(
+        text.contains("mod display_elsewhere"),
+        "an impl on a kept type was lost"
+    );
+    assert!(!text.contains("never_bundled") && !text.contains("only_in_tests"));
+    assert!(!text.contains("macro_export") && !text.contains("///"));
+    let exe = compile(&file);
+    let run = run_bot(&exe, b"");
+    assert!(run.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        "square of area 4 | odd 42 44 | 10 | 9 | 16 | 16 | 0.3.0 | hello from a file\n"
+    );
+}
+
+#[test]
+fn the_whole_library_bundles_and_compiles() {
+    let dir = scratch("whole");
+    let fixture = common::fixture("bundle/whole_library.rs");
+    let (file, stderr) = bundle(fixture.to_str().unwrap(), &dir, "whole_library");
+    for module in ["games::tank", "games::enclosure", "games::pacman2", "search::duct"] {
+        assert!(stderr.contains(module), "{module} missing: {stderr}");
+    }
+    let exe = compile(&file);
+    let out = run_bot(&exe, b"");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
+}

@@ -1,7 +1,6 @@
 //! Writing the bundle: the bot's items, then `mod botzone { ... }` with the
 //! reached library modules inlined and their paths rewritten.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
@@ -37,7 +36,6 @@ pub(crate) struct Input<'a> {
 pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
     let lib = input.lib;
     let reached = input.reached;
-    let root_children: HashSet<String> = lib.modules[0].children.keys().cloned().collect();
     let mut errors = Vec::new();
 
     // The bot.
@@ -45,16 +43,12 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
     bot.items = drop_extern_botzone(bot.items);
     let mut rw = Rewriter {
         lib_mode: false,
-        exported: &reached.exported_macros,
-        root_children: &root_children,
         env: input.bot_env,
         file: input.bot_path.to_path_buf(),
         depth: 0,
         errors: &mut errors,
-        macro_imports: Vec::new(),
     };
     rw.visit_file_mut(&mut bot);
-    let macro_imports = std::mem::take(&mut rw.macro_imports);
     if bot
         .items
         .iter()
@@ -68,7 +62,21 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
     }
 
     // The library.
-    let lib_items = emit_module(lib, reached, 0, input.lib_env, &mut errors);
+    let mut lib_items = emit_module(lib, reached, 0, input.lib_env, &mut errors);
+    // A `#[macro_export]` macro lives at the root of the crate that defines
+    // it, which would be the bundle's root, not `botzone` (and would clash
+    // with the bot's `use botzone::m;`). So the bundle drops
+    // `#[macro_export]` and makes each such macro a path-scoped item of its
+    // module (`pub(crate) use m;` after it, see `emit_module`), re-exported
+    // from `botzone` itself: `botzone::m!`, `use botzone::m;` and, in the
+    // library after the rewrite, `$crate::botzone::m!` keep working.
+    for (name, module) in &reached.exported_macros {
+        if reached.full[*module] && *module != 0 {
+            let path: syn::Path =
+                syn::parse_str(&format!("crate::botzone::{}::{name}", lib.path_of(*module)))?;
+            lib_items.push(parse_quote!(pub(crate) use #path;));
+        }
+    }
     if !errors.is_empty() {
         errors.truncate(10);
         return Err(format!("cannot bundle:\n  {}", errors.join("\n  ")).into());
@@ -93,10 +101,6 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
         attrs.push(a.clone());
     }
     let mut items = bot.items;
-    for name in macro_imports {
-        let ident = Ident::new(&name, Span::call_site());
-        items.insert(0, parse_quote!(use crate::#ident;));
-    }
     let any_lib = reached.emitted.iter().any(|e| *e);
     if any_lib {
         items.push(parse_quote! {
@@ -201,19 +205,26 @@ fn emit_module(
             continue;
         }
         let mut item = item.clone();
-        let root_children: HashSet<String> = lib.modules[0].children.keys().cloned().collect();
         let mut rw = Rewriter {
             lib_mode: true,
-            exported: &reached.exported_macros,
-            root_children: &root_children,
             env,
             file: m.file.clone(),
             depth: 0,
             errors,
-            macro_imports: Vec::new(),
         };
         rw.visit_item_mut(&mut item);
+        let exported_macro = match &mut item {
+            Item::Macro(im) => {
+                let before = im.attrs.len();
+                im.attrs.retain(|a| !a.path().is_ident("macro_export"));
+                im.ident.clone().filter(|_| im.attrs.len() != before)
+            }
+            _ => None,
+        };
         out.push(item);
+        if let Some(name) = exported_macro {
+            out.push(parse_quote!(pub(crate) use #name;));
+        }
     }
     out
 }
@@ -270,21 +281,16 @@ fn strip_docs(attrs: &mut Vec<Attribute>) {
 
 /// Rewrites paths for their place in the bundle.
 ///
-/// Library mode: `crate::x` → `crate::botzone::x` (not for
-/// `#[macro_export]` macros, which live at the bundle's root), docs and
-/// compiled-out nested items dropped. Bot mode: `::botzone::x` and, inside
-/// the bot's own modules, `botzone::x` → `crate::botzone::x`;
-/// `botzone::m!` for an exported macro → `crate::m!`. Both: `env!("CARGO_*")`
+/// Library mode: `crate::x` → `crate::botzone::x`, docs and compiled-out
+/// nested items dropped. Bot mode: `::botzone::x` and, inside the bot's own
+/// modules, `botzone::x` → `crate::botzone::x`. Both: `env!("CARGO_*")`
 /// and `include_str!`/`include_bytes!` become literals.
 struct Rewriter<'a> {
     lib_mode: bool,
-    exported: &'a HashSet<String>,
-    root_children: &'a HashSet<String>,
     env: &'a CargoEnv,
     file: PathBuf,
     depth: usize,
     errors: &'a mut Vec<String>,
-    macro_imports: Vec<String>,
 }
 
 fn ident(s: &str) -> Ident {
@@ -299,12 +305,6 @@ fn colon2() -> [TokenTree; 2] {
 }
 
 impl Rewriter<'_> {
-    /// Whether `name` is an exported macro of the library that a root-level
-    /// path `crate::name` / `botzone::name` means.
-    fn is_exported_macro(&self, name: &str) -> bool {
-        self.exported.contains(name) && !self.root_children.contains(name)
-    }
-
     fn rewrite_path(&self, p: &mut syn::Path) {
         if p.segments.len() < 2 {
             return;
@@ -328,17 +328,6 @@ impl Rewriter<'_> {
             return;
         }
         let root_is_botzone = matches!(&u.tree, UseTree::Path(p) if p.ident == "botzone");
-        if root_is_botzone && !self.exported.is_empty() {
-            let tree = std::mem::replace(&mut u.tree, placeholder_tree());
-            match self.drop_macro_leaves(tree, 0) {
-                Some(t) => u.tree = t,
-                None => {
-                    // Only macros were imported: keep an always-valid import.
-                    u.tree = parse_quote!(botzone);
-                    u.attrs.push(parse_quote!(#[allow(unused_imports)]));
-                }
-            }
-        }
         if root_is_botzone && (u.leading_colon.is_some() || self.depth > 0) {
             u.leading_colon = None;
             let tree = std::mem::replace(&mut u.tree, placeholder_tree());
@@ -353,11 +342,6 @@ impl Rewriter<'_> {
     fn rewrite_lib_use_tree(&self, tree: &mut UseTree) {
         match tree {
             UseTree::Path(p) if p.ident == "crate" => {
-                if let UseTree::Name(n) = &*p.tree {
-                    if self.is_exported_macro(&n.ident.to_string()) {
-                        return;
-                    }
-                }
                 let inner = std::mem::replace(&mut *p.tree, placeholder_tree());
                 *p.tree = UseTree::Path(syn::UsePath {
                     ident: ident("botzone"),
@@ -371,35 +355,6 @@ impl Rewriter<'_> {
                 }
             }
             _ => {}
-        }
-    }
-
-    /// Removes `botzone::m` leaves naming exported macros (they move to
-    /// `use crate::m;`). `level` 0 is the `botzone` segment itself.
-    fn drop_macro_leaves(&mut self, tree: UseTree, level: usize) -> Option<UseTree> {
-        match tree {
-            UseTree::Path(mut p) => {
-                let inner = std::mem::replace(&mut *p.tree, placeholder_tree());
-                let inner = self.drop_macro_leaves(inner, level + 1)?;
-                *p.tree = inner;
-                Some(UseTree::Path(p))
-            }
-            UseTree::Name(n) if level == 1 && self.is_exported_macro(&n.ident.to_string()) => {
-                self.macro_imports.push(n.ident.to_string());
-                None
-            }
-            UseTree::Group(mut g) => {
-                let items: Vec<UseTree> = std::mem::take(&mut g.items)
-                    .into_iter()
-                    .filter_map(|t| self.drop_macro_leaves(t, level))
-                    .collect();
-                if items.is_empty() {
-                    return None;
-                }
-                g.items = items.into_iter().collect();
-                Some(UseTree::Group(g))
-            }
-            other => Some(other),
         }
     }
 
@@ -483,11 +438,8 @@ impl Rewriter<'_> {
                         }
                     }
                     let followed_by_colon2 = is_colon2(&toks, i + 1);
-                    let after = toks.get(i + 3);
-                    let macro_after = matches!(after, Some(TokenTree::Ident(n)) if self.is_exported_macro(&n.to_string()))
-                        && matches!(toks.get(i + 4), Some(TokenTree::Punct(p)) if p.as_char() == '!');
                     let preceded_by_colon2 = i >= 2 && is_colon2(&toks, i - 2);
-                    if self.lib_mode && name == "crate" && followed_by_colon2 && !macro_after {
+                    if self.lib_mode && name == "crate" && followed_by_colon2 {
                         out.push(t.clone());
                         out.extend(colon2());
                         out.push(TokenTree::Ident(ident("botzone")));
@@ -498,16 +450,10 @@ impl Rewriter<'_> {
                         && name == "botzone"
                         && followed_by_colon2
                         && !preceded_by_colon2
+                        && self.depth > 0
                     {
-                        if macro_after {
-                            out.push(TokenTree::Ident(Ident::new("crate", id.span())));
-                            i += 1;
-                            continue;
-                        }
-                        if self.depth > 0 {
-                            out.push(TokenTree::Ident(ident("crate")));
-                            out.extend(colon2());
-                        }
+                        out.push(TokenTree::Ident(ident("crate")));
+                        out.extend(colon2());
                     }
                 }
                 _ => {}
@@ -553,27 +499,7 @@ impl VisitMut for Rewriter<'_> {
     }
 
     fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
-        let segs: Vec<String> = m
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
-        let exported_at_root = segs.len() == 2
-            && self.is_exported_macro(&segs[1])
-            && if self.lib_mode {
-                segs[0] == "crate" && m.path.leading_colon.is_none()
-            } else {
-                segs[0] == "botzone"
-            };
-        if exported_at_root {
-            if !self.lib_mode {
-                m.path.leading_colon = None;
-                m.path.segments[0].ident = Ident::new("crate", m.path.segments[0].ident.span());
-            }
-        } else {
-            self.rewrite_path(&mut m.path);
-        }
+        self.rewrite_path(&mut m.path);
         let tokens = std::mem::take(&mut m.tokens);
         m.tokens = self.rewrite_tokens(tokens);
     }

@@ -296,7 +296,7 @@ pub(crate) struct Resolver<'a> {
     /// Every `macro_rules!` name of the library with its module.
     pub(crate) macros: BTreeMap<String, usize>,
     /// The `#[macro_export]` ones (they live at the crate root).
-    pub(crate) exported_macros: HashSet<String>,
+    pub(crate) exported_macros: BTreeMap<String, usize>,
 }
 
 impl<'a> Resolver<'a> {
@@ -308,7 +308,7 @@ impl<'a> Resolver<'a> {
             .map(|m| Scope::of_items(&m.items))
             .collect();
         let mut macros = BTreeMap::new();
-        let mut exported_macros = HashSet::new();
+        let mut exported_macros = BTreeMap::new();
         for (idx, m) in lib.modules.iter().enumerate() {
             for item in &m.items {
                 if let Item::Macro(im) = item {
@@ -316,7 +316,7 @@ impl<'a> Resolver<'a> {
                         if im.mac.path.is_ident("macro_rules") {
                             macros.insert(name.to_string(), idx);
                             if im.attrs.iter().any(|a| a.path().is_ident("macro_export")) {
-                                exported_macros.insert(name.to_string());
+                                exported_macros.insert(name.to_string(), idx);
                             }
                         }
                     }
@@ -452,8 +452,8 @@ pub(crate) struct Reached {
     pub(crate) full: Vec<bool>,
     /// Modules emitted at all (full ones and their ancestors).
     pub(crate) emitted: Vec<bool>,
-    /// The `#[macro_export]` macro names.
-    pub(crate) exported_macros: HashSet<String>,
+    /// The `#[macro_export]` macro names with their modules.
+    pub(crate) exported_macros: BTreeMap<String, usize>,
     /// The bot's scope (for the checks).
     pub(crate) bot_scope: Scope,
     /// Each library module's scope (for the checks).
