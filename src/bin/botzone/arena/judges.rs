@@ -16,7 +16,7 @@ fn initdata_of(input: &Value) -> Value {
 }
 
 /// `seed` when it is an int, else the clock (as the judges' `time(0)`).
-fn seed_of(initdata: &Value) -> u32 {
+pub fn seed_of(initdata: &Value) -> u32 {
     match initdata.get("seed").and_then(json_int) {
         Some(s) => s as u32,
         None => std::time::SystemTime::now()
@@ -27,7 +27,7 @@ fn seed_of(initdata: &Value) -> u32 {
 
 /// jsoncpp's `isInt()` then `asInt()`: integers (and integral reals) in the
 /// 32-bit signed range.
-fn json_int(v: &Value) -> Option<i64> {
+pub fn json_int(v: &Value) -> Option<i64> {
     if let Some(i) = v.as_i64() {
         return (i32::MIN as i64..=i32::MAX as i64)
             .contains(&i)
@@ -49,7 +49,7 @@ fn log_of(input: &Value) -> &[Value] {
 
 /// A player's answer in a log entry: `response`, else `content`; a string
 /// is parsed as JSON.
-fn answer_of(raw: &Value) -> Option<Value> {
+pub fn answer_of(raw: &Value) -> Option<Value> {
     let answer = match raw.get("response") {
         Some(v) if !v.is_null() => v,
         _ => raw.get("content")?,
@@ -69,7 +69,7 @@ fn to_lib_json(v: &Value) -> Result<botzone::json::Value, String> {
 
 /// The Pacman2 map for an `initdata`: a given `static` + `content` field,
 /// else the judge's map of the seed; constants from `initdata` when ints.
-fn pacman2_map(initdata: &Value, seed: u32) -> Result<pacman2::Map, String> {
+pub fn pacman2_map(initdata: &Value, seed: u32) -> Result<pacman2::Map, String> {
     let has_field = initdata.get("static").is_some_and(Value::is_array)
         && initdata.get("content").is_some_and(Value::is_array);
     let mut map = if has_field {

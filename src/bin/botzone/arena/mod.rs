@@ -256,13 +256,20 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         Some(dir)
     };
     let mut out_file = match &args.out {
-        Some(out) => Some(
-            std::fs::OpenOptions::new()
+        Some(out) => {
+            let mut f = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(out)
-                .map_err(|e| format!("cannot open {}: {e}", out.display()))?,
-        ),
+                .map_err(|e| format!("cannot open {}: {e}", out.display()))?;
+            // A torn last line from an interrupted run: end it, so that the
+            // next result starts on a line of its own.
+            let existing = std::fs::read(out)?;
+            if existing.last().is_some_and(|&b| b != b'\n') {
+                f.write_all(b"\n")?;
+            }
+            Some(f)
+        }
         None => None,
     };
 
@@ -326,8 +333,10 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         match r {
             Ok(result) => {
                 if let Some(f) = out_file.as_mut() {
-                    let line = serde_json::to_string(&result)?;
-                    writeln!(f, "{line}")?;
+                    // One write per line, so that an interruption leaves at
+                    // worst a torn last line (which --resume skips).
+                    let line = serde_json::to_string(&result)? + "\n";
+                    f.write_all(line.as_bytes())?;
                     f.flush()?;
                 }
                 standings.add(&result);

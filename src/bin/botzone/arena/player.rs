@@ -177,7 +177,15 @@ impl JsonPlayer {
                         Verdict::Re
                     };
                     let tail = p.stderr_tail();
-                    let raw = (!tail.is_empty()).then(|| cut(tail.trim(), 256));
+                    let raw = if tail.trim().is_empty() {
+                        match (exit.code, exit.signal) {
+                            (_, Some(sig)) => Some(format!("killed by signal {sig}")),
+                            (Some(code), _) => Some(format!("exit code {code}")),
+                            _ => None,
+                        }
+                    } else {
+                        Some(cut(tail.trim(), 256))
+                    };
                     return self.fail(verdict, start, raw);
                 }
                 self.process = None;

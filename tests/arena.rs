@@ -1,0 +1,433 @@
+//! The arena with real processes: `botzone match`, `botzone judge`,
+//! `botzone replay`, against the test bots in tests/fixtures/arena (shell
+//! and Python scripts: well-behaved ones in both Botzone modes, and ones
+//! that crash, hang, flood, print garbage or allocate too much).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn bot(name: &str) -> String {
+    let path = common::fixture(&format!("arena/{name}"));
+    let path = path.display();
+    if name.ends_with(".py") {
+        format!("python3 {path}")
+    } else {
+        format!("sh {path}")
+    }
+}
+
+fn botzone() -> PathBuf {
+    common::bin("botzone")
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("botzone-arena-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_match(game: &str, bots: &[String], extra: &[&str], out: &Path) -> Output {
+    let mut cmd = Command::new(botzone());
+    cmd.arg("match")
+        .arg(game)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(out);
+    for b in bots {
+        cmd.arg("--bot").arg(b);
+    }
+    cmd.args(extra);
+    let output = cmd.output().expect("botzone runs");
+    assert!(
+        output.status.success(),
+        "botzone match failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn results(out: &Path) -> Vec<Value> {
+    let mut v: Vec<Value> = std::fs::read_to_string(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    v.sort_by_key(|r| r["game"].as_u64());
+    v
+}
+
+/// The results without the log paths (which differ between runs).
+fn outcomes(out: &Path) -> Vec<Value> {
+    results(out)
+        .into_iter()
+        .map(|mut r| {
+            r.as_object_mut().unwrap().remove("log");
+            r
+        })
+        .collect()
+}
+
+fn verdicts(r: &Value) -> Vec<String> {
+    r["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Processes still running whose command line contains `needle`.
+fn running(needle: &str) -> usize {
+    let mut n = 0;
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            let zombie = stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|s| s.trim_start().starts_with('Z'));
+            if cmdline.contains(needle) && !zombie {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn misbehaving_bots_get_their_verdicts_and_the_match_finishes() {
+    let dir = scratch("misbehaving");
+    let out = dir.join("r.jsonl");
+    let bots = [
+        bot("crash.py"),
+        bot("hang.sh"),
+        bot("flood.sh"),
+        bot("garbage.sh"),
+    ];
+    let start = Instant::now();
+    run_match(
+        "pacman2",
+        &bots,
+        &["--games", "1", "--time-limit", "0.5"],
+        &out,
+    );
+    assert!(start.elapsed() < Duration::from_secs(20));
+    let r = &results(&out)[0];
+    assert_eq!(verdicts(r), ["RE", "TLE", "OLE", "NJ"]);
+    // Pacman2: an invalid answer is the judge's invalid action (death).
+    assert_eq!(r["turns"], 1);
+    // Every process the arena started is gone.
+    assert_eq!(running("sleep 60"), 0);
+    assert_eq!(running("yes {\"response\""), 0);
+    // The log records the verdicts as Botzone does.
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(r["log"].as_str().unwrap()).unwrap())
+            .unwrap();
+    assert_eq!(log["log"][1]["1"]["verdict"], "TLE");
+    let judge = &log["log"][2]["output"];
+    assert_eq!(judge["command"], "finish");
+    assert_eq!(judge["display"]["2"]["reason"], "INVALID_INPUT_VERDICT_OLE");
+}
+
+#[test]
+fn memory_hog_gets_mle() {
+    let dir = scratch("memory");
+    let out = dir.join("r.jsonl");
+    let bots = [
+        bot("memory.py"),
+        bot("stay.sh"),
+        bot("stay.sh"),
+        bot("stay.sh"),
+    ];
+    run_match(
+        "pacman2",
+        &bots,
+        &["--games", "1", "--time-limit", "1"],
+        &out,
+    );
+    let r = &results(&out)[0];
+    assert_eq!(verdicts(r), ["MLE", "OK", "OK", "OK"]);
+    assert_eq!(r["turns"], 100);
+}
+
+#[test]
+fn tank_invalid_answer_loses() {
+    let dir = scratch("tank-bad");
+    let out = dir.join("r.jsonl");
+    let bots = [bot("garbage.sh"), bot("tank_stay.sh")];
+    run_match("tank", &bots, &["--games", "2", "--time-limit", "1"], &out);
+    let rs = results(&out);
+    assert_eq!(rs[0]["scores"], serde_json::json!([0.0, 2.0]));
+    assert_eq!(verdicts(&rs[0]), ["NJ", "OK"]);
+    // Seats rotate: in game 1 the garbage bot is red.
+    assert_eq!(rs[1]["seats"], serde_json::json!([1, 0]));
+    assert_eq!(rs[1]["scores"], serde_json::json!([2.0, 0.0]));
+}
+
+#[test]
+fn keep_running_and_fresh_process_bots_both_work() {
+    let dir = scratch("modes");
+    let out = dir.join("r.jsonl");
+    let bots = [
+        bot("stay.sh"),
+        bot("pacman_keep.py"),
+        bot("stay.sh"),
+        bot("pacman_keep.py"),
+    ];
+    run_match(
+        "pacman2",
+        &bots,
+        &["--games", "1", "--time-limit", "1"],
+        &out,
+    );
+    let r = &results(&out)[0];
+    assert_eq!(verdicts(r), ["OK", "OK", "OK", "OK"]);
+    assert_eq!(r["turns"], 100);
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(r["log"].as_str().unwrap()).unwrap())
+            .unwrap();
+    let turns = log["log"].as_array().unwrap();
+    let last_bots = &turns[turns.len() - 2];
+    assert_eq!(last_bots["0"]["keep_running"], false);
+    assert_eq!(last_bots["0"]["debug"], "fresh");
+    assert_eq!(last_bots["1"]["keep_running"], true);
+    // The walkers moved (their answers reached the judge).
+    assert!(r["scores"][1].as_f64().unwrap() > r["scores"][0].as_f64().unwrap());
+
+    let out = dir.join("tank.jsonl");
+    let bots = [bot("tank_keep.py"), bot("tank_stay.sh")];
+    run_match("tank", &bots, &["--games", "2", "--time-limit", "1"], &out);
+    for r in results(&out) {
+        assert_eq!(verdicts(&r), ["OK", "OK"]);
+        assert_eq!(r["turns"], 100);
+    }
+}
+
+#[test]
+fn builtin_referee_and_judge_program_agree() {
+    let dir = scratch("judge");
+    let judge = |game: &str| format!("{} judge {game}", botzone().display());
+    for (game, bots) in [
+        (
+            "pacman2",
+            vec![
+                bot("pacman_keep.py"),
+                bot("stay.sh"),
+                bot("pacman_keep.py"),
+                bot("garbage.sh"),
+            ],
+        ),
+        ("tank", vec![bot("tank_keep.py"), bot("tank_stay.sh")]),
+    ] {
+        let a = dir.join(format!("{game}-builtin.jsonl"));
+        let b = dir.join(format!("{game}-external.jsonl"));
+        let games = if game == "tank" { "2" } else { "4" };
+        run_match(
+            game,
+            &bots,
+            &["--games", games, "--time-limit", "1", "--seed", "3"],
+            &a,
+        );
+        let j = judge(game);
+        run_match(
+            game,
+            &bots,
+            &[
+                "--games",
+                games,
+                "--time-limit",
+                "1",
+                "--seed",
+                "3",
+                "--judge",
+                &j,
+            ],
+            &b,
+        );
+        assert_eq!(outcomes(&a), outcomes(&b), "{game}");
+    }
+}
+
+#[test]
+fn judge_answers_the_first_turn_with_the_judges_map() {
+    for (game, golden) in [
+        ("pacman2", "arena/pacman2_maps_1_3.jsonl"),
+        ("tank", "arena/tank_fields_1_3.jsonl"),
+    ] {
+        let lines = std::fs::read_to_string(common::fixture(golden)).unwrap();
+        for (i, line) in lines.lines().enumerate() {
+            let expected: Value = serde_json::from_str(line).unwrap();
+            let seed = i + 1;
+            let mut child = Command::new(botzone())
+                .args(["judge", game])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            use std::io::Write;
+            writeln!(
+                child.stdin.take().unwrap(),
+                "{{\"log\":[],\"initdata\":{{\"seed\":{seed}}}}}"
+            )
+            .unwrap();
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success());
+            let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(answer["command"], "request");
+            assert_eq!(answer["initdata"], expected, "{game} seed {seed}");
+            let first = &answer["content"]["1"];
+            match game {
+                "pacman2" => assert_eq!(first["id"], 1),
+                _ => {
+                    assert_eq!(first["mySide"], 1);
+                    assert_eq!(first["field"], expected["field"]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn judge_finishes_a_tank_game_with_an_invalid_move() {
+    // Blue tank 0 at (2,0) moving up leaves the board: blue loses.
+    let input = r#"{"log":[{"output":{"command":"request"},"verdict":"OK"},{"0":{"verdict":"OK","response":[0,-1]},"1":{"verdict":"OK","response":[-1,-1]}}],"initdata":{"seed":1}}"#;
+    let mut child = Command::new(botzone())
+        .args(["judge", "tank"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    writeln!(child.stdin.take().unwrap(), "{input}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["command"], "finish");
+    assert_eq!(answer["content"], serde_json::json!({"0": 0, "1": 2}));
+    assert_eq!(
+        answer["display"]["loseReason"][0],
+        "INVALID_INPUT_VERDICT_OK"
+    );
+}
+
+fn table(stdout: &[u8]) -> String {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn interrupted_run_resumes_to_the_same_table() {
+    let dir = scratch("resume");
+    let bots = [
+        bot("stay.sh"),
+        bot("pacman_keep.py"),
+        bot("pacman_keep.py"),
+        bot("stay.sh"),
+    ];
+    let args = ["--games", "4", "--time-limit", "1", "--jobs", "1"];
+    let full = dir.join("full.jsonl");
+    let reference = run_match("pacman2", &bots, &args, &full);
+
+    // Interrupt a run after its first game, then resume it.
+    let part = dir.join("part.jsonl");
+    let mut cmd = Command::new(botzone());
+    cmd.arg("match")
+        .arg("pacman2")
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&part);
+    for b in &bots {
+        cmd.arg("--bot").arg(b);
+    }
+    let mut child = cmd.args(args).stdout(Stdio::null()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&part).map_or(0, |s| s.lines().count()) < 1 {
+        assert!(Instant::now() < deadline, "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = Command::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status();
+    let _ = child.wait();
+    let kept = results(&part).len();
+    assert!((1..4).contains(&kept), "{kept} games kept");
+    let resumed = run_match(
+        "pacman2",
+        &bots,
+        &[&args[..], &["--resume"]].concat(),
+        &part,
+    );
+    assert_eq!(results(&part).len(), 4);
+    assert_eq!(table(&resumed.stdout), table(&reference.stdout));
+    assert_eq!(outcomes(&part), outcomes(&full));
+    // Without --resume an existing results file is refused.
+    let again = {
+        let mut cmd = Command::new(botzone());
+        cmd.arg("match")
+            .arg("pacman2")
+            .arg("--quiet")
+            .arg("--out")
+            .arg(&part);
+        for b in &bots {
+            cmd.arg("--bot").arg(b);
+        }
+        cmd.args(args).output().unwrap()
+    };
+    assert!(!again.status.success());
+}
+
+#[test]
+fn enclosure_line_protocol_players_and_deaths() {
+    let dir = scratch("enclosure");
+    let out = dir.join("r.jsonl");
+    let bots = [
+        bot("enclosure_walker.py"),
+        bot("enclosure_walker.py"),
+        bot("enclosure_bad.sh"),
+        bot("crash.py"),
+    ];
+    run_match(
+        "enclosure",
+        &bots,
+        &["--games", "1", "--time-limit", "1"],
+        &out,
+    );
+    let r = &results(&out)[0];
+    assert_eq!(verdicts(r), ["OK", "OK", "NJ", "RE"]);
+    assert!(r["turns"].as_u64().unwrap() >= 1);
+    let replay = Command::new(botzone())
+        .args(["replay", r["log"].as_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(replay.status.success());
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(text.contains("== enclosure turn 1:"), "{text}");
+}
+
+#[test]
+fn replay_shows_every_turn() {
+    let dir = scratch("replay");
+    let out = dir.join("r.jsonl");
+    let bots = [bot("tank_keep.py"), bot("tank_stay.sh")];
+    run_match("tank", &bots, &["--games", "1", "--time-limit", "1"], &out);
+    let r = &results(&out)[0];
+    let replay = Command::new(botzone())
+        .args(["replay", r["log"].as_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(replay.status.success());
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(text.contains("== tank turn 100:"), "{text}");
+    assert!(text.contains("..b#*#B.."), "{text}");
+}
