@@ -432,11 +432,14 @@ pub struct Player {
     pub dead: bool,
 }
 
-/// Everything a turn changes: 80 bytes, copied onto the backtrack stack
-/// before each turn.
+/// Everything a turn changes (80 bytes), copied onto the backtrack stack
+/// before each turn: restoring a copy is both simpler and faster than
+/// replaying the sample's per-turn deltas backwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct Dynamic {
+    /// Cells with a small fruit.
     small: u128,
+    /// Cells with a large fruit.
     large: u128,
     strength: [i32; PLAYERS],
     power_up_left: [i32; PLAYERS],
@@ -448,7 +451,8 @@ struct Dynamic {
     turn: u8,
 }
 
-/// The unchanging part of a field, with precomputed tables.
+/// The unchanging part of a field, with precomputed tables (indexed by
+/// cell, `row * width + col`).
 #[derive(Clone)]
 struct Board {
     width: u8,
@@ -458,14 +462,19 @@ struct Board {
     /// cost is even; odd costs take the judge's floating-point path).
     hit: i32,
     statics: [u8; 128],
-    /// Wrapped neighbour in each of the four directions.
-    step: [[u8; 4]; 128],
-    /// Directions without a wall, and how many.
-    moves: [[i8; 4]; 128],
+    /// Where each action code + 1 (stay, four moves, four shots) leads,
+    /// wrapping around the edges; staying and shooting stay put.
+    dest: [[u8; 16]; 128],
+    /// Bit `code + 1` set for the stay and move codes valid on this cell.
+    valid: [u16; 128],
+    /// Stay, the moves without a wall, then the four shots: a random
+    /// valid action is `roll[cell][below(1 + moves + 4 if strong)]`.
+    roll: [[i8; 12]; 128],
     move_count: [u8; 128],
-    /// Cells a beam from this cell in each direction passes.
-    beam: [[u128; 4]; 128],
-    /// Cells the generators fill.
+    /// Cells a beam from this cell passes, per direction, as two 64-bit
+    /// words of a 128-bit cell set.
+    beam: [[[u64; 2]; 4]; 128],
+    /// Cells the generators fill (no generator cell).
     spawn: u128,
 }
 
@@ -502,9 +511,27 @@ impl PartialEq for Pacman2 {
     }
 }
 
+/// Set bits of a 128-bit cell set (without relying on a POPCNT
+/// instruction, which the default x86-64 target lacks).
+#[inline]
+fn popcount(mut x: u128) -> i32 {
+    let mut n = 0;
+    while x != 0 {
+        x &= x - 1;
+        n += 1;
+    }
+    n
+}
+
 #[inline(always)]
 fn bit(cell: u8) -> u128 {
     1u128 << (cell & 127)
+}
+
+/// Whether `cell` is in the 128-bit set `words`.
+#[inline(always)]
+fn has(words: &[u64; 2], cell: u8) -> bool {
+    (words[(cell >> 6) as usize & 1] >> (cell & 63)) & 1 != 0
 }
 
 impl Pacman2 {
@@ -517,10 +544,11 @@ impl Pacman2 {
             constants: map.constants,
             hit: map.constants.skill_cost * 3 / 2,
             statics: [0; 128],
-            step: [[0; 4]; 128],
-            moves: [[0; 4]; 128],
+            dest: [[0; 16]; 128],
+            valid: [0; 128],
+            roll: [[0; 12]; 128],
             move_count: [0; 128],
-            beam: [[0; 4]; 128],
+            beam: [[[0; 2]; 4]; 128],
             spawn: 0,
         };
         let idx = |r: usize, c: usize| (r * w + c) as u8;
@@ -529,34 +557,35 @@ impl Pacman2 {
             let nc = (c as i32 + DX[d] + w as i32) as usize % w;
             (nr, nc)
         };
+        let mut spawn = 0u128;
         let mut generators = 0u128;
         for r in 0..h {
             for c in 0..w {
                 let i = idx(r, c) as usize;
                 let s = map.statics[r][c];
                 board.statics[i] = s;
-                if s & GENERATOR != 0 {
-                    generators |= bit(i as u8);
-                }
+                board.dest[i] = [i as u8; 16];
+                board.valid[i] = 1;
+                board.roll[i][0] = -1;
                 let mut n = 0;
                 for d in 0..4 {
                     let (nr, nc) = wrap(r, c, d);
-                    board.step[i][d] = idx(nr, nc);
                     if s & (1 << d) == 0 {
-                        board.moves[i][n] = d as i8;
+                        board.dest[i][d + 1] = idx(nr, nc);
+                        board.valid[i] |= 1 << (d + 1);
                         n += 1;
+                        board.roll[i][n] = d as i8;
                     }
                 }
+                for k in 0..4 {
+                    board.roll[i][n + 1 + k] = 4 + k as i8;
+                }
                 board.move_count[i] = n as u8;
-            }
-        }
-        for r in 0..h {
-            for c in 0..w {
-                let i = idx(r, c) as usize;
-                if board.statics[i] & GENERATOR != 0 {
+                if s & GENERATOR != 0 {
+                    generators |= bit(i as u8);
                     for d in 0..8 {
                         let (nr, nc) = wrap(r, c, d);
-                        board.spawn |= bit(idx(nr, nc));
+                        spawn |= bit(idx(nr, nc));
                     }
                 }
                 // The judge's beam: step while no wall blocks, stop on
@@ -571,11 +600,11 @@ impl Pacman2 {
                         }
                         mask |= bit(idx(rr, cc));
                     }
-                    board.beam[i][d] = mask;
+                    board.beam[i][d] = [mask as u64, (mask >> 64) as u64];
                 }
             }
         }
-        board.spawn &= !generators;
+        board.spawn = spawn & !generators;
 
         let mut cur = Dynamic {
             generator_turn_left: map.constants.generator_interval,
@@ -716,7 +745,8 @@ impl Pacman2 {
     /// Whether the game has ended: at most one player alive, or turn 100.
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.cur.alive.count_ones() <= 1 || self.cur.turn as usize >= MAX_TURN
+        let a = self.cur.alive;
+        a & a.wrapping_sub(1) == 0 || self.cur.turn as usize >= MAX_TURN
     }
 
     /// Whether `action` is valid for player `p` now (the judge's
@@ -755,20 +785,13 @@ impl Pacman2 {
     #[inline]
     pub fn random_action(&self, p: usize, rng: &mut Rng) -> Action {
         let cell = self.cur.cell[p] as usize & 127;
-        let m = self.board.move_count[cell] as u32;
         let shots = if self.cur.strength[p] > self.board.constants.skill_cost {
             4
         } else {
             0
         };
-        let k = rng.below(1 + m + shots);
-        if k == 0 {
-            Action::STAY
-        } else if k <= m {
-            Action(self.board.moves[cell][(k - 1) as usize & 3])
-        } else {
-            Action((k - 1 - m) as i8 + 4)
-        }
+        let n = 1 + u32::from(self.board.move_count[cell]) + shots;
+        Action(self.board.roll[cell][rng.below(n) as usize % 12])
     }
 
     /// Plays one joint turn exactly as the judge's `NextTurn`
@@ -794,47 +817,36 @@ impl Pacman2 {
         let cost = b.constants.skill_cost;
 
         // 0. Invalid actions kill; a stronger player on the target cell
-        // turns a move into staying.
-        let mut act = [-1i8; PLAYERS];
+        // turns a move into staying. `act` holds code + 1 (0 = stay).
+        let mut act = [0usize; PLAYERS];
         let mut errored = 0u8;
         for p in 0..PLAYERS {
             if d.alive & (1 << p) == 0 {
                 continue;
             }
-            let a = joint[p].0;
-            if a == -1 {
-                continue;
-            }
+            let code = (i32::from(joint[p].0) + 1) as u32;
             let cell = d.cell[p] as usize & 127;
-            let valid = if a >= 4 {
-                a < 8 && d.strength[p] > cost
-            } else {
-                a >= 0 && b.statics[cell] & (1 << a) == 0
-            };
-            if !valid {
+            let ok = u32::from(b.valid[cell]) | if d.strength[p] > cost { 0x1e0 } else { 0 };
+            if code >= 9 || (ok >> code) & 1 == 0 {
                 d.strength[p] = 0;
                 d.alive &= !(1 << p);
                 errored |= 1 << p;
-            } else if a < 4 {
-                let target = b.step[cell][a as usize];
-                let mut scared = false;
-                for i in 0..PLAYERS {
-                    scared |= d.alive & (1 << i) != 0
-                        && d.cell[i] == target
-                        && d.strength[i] > d.strength[p];
-                }
-                act[p] = if scared { -1 } else { a };
-            } else {
-                act[p] = a;
+                continue;
             }
+            let target = b.dest[cell][code as usize & 15];
+            let mut scared = false;
+            for i in 0..PLAYERS {
+                scared |= (d.alive & (1 << i) != 0)
+                    & (d.cell[i] == target)
+                    & (d.strength[i] > d.strength[p]);
+            }
+            let is_move = code.wrapping_sub(1) < 4;
+            act[p] = if scared & is_move { 0 } else { code as usize };
         }
 
-        // 1. Moves.
+        // 1. Moves (dead players and non-moves stay put).
         for p in 0..PLAYERS {
-            let a = act[p];
-            if d.alive & (1 << p) != 0 && (0..4).contains(&a) {
-                d.cell[p] = b.step[d.cell[p] as usize & 127][a as usize];
-            }
+            d.cell[p] = b.dest[d.cell[p] as usize & 127][act[p] & 15];
         }
 
         // 2. Fights: on a shared cell the strongest eat the others.
@@ -842,7 +854,8 @@ impl Pacman2 {
         let mut shared = false;
         for p in 0..PLAYERS {
             for q in p + 1..PLAYERS {
-                shared |= alive & (1 << p) != 0 && alive & (1 << q) != 0 && d.cell[p] == d.cell[q];
+                shared |=
+                    (alive & (1 << p) != 0) & (alive & (1 << q) != 0) & (d.cell[p] == d.cell[q]);
             }
         }
         if shared {
@@ -890,55 +903,54 @@ impl Pacman2 {
         // 2.5 Beams. Live players are hit, and (the judge, unlike the
         // sample) players who died this turn from an invalid action, when a
         // live player shares their cell.
-        let shooters = {
-            let mut s = 0u8;
-            for p in 0..PLAYERS {
-                if d.alive & (1 << p) != 0 && act[p] >= 4 {
-                    s |= 1 << p;
-                }
-            }
-            s
-        };
+        let mut shooters = 0u8;
+        for p in 0..PLAYERS {
+            shooters |= u8::from((d.alive & (1 << p) != 0) & (act[p] >= 5)) << p;
+        }
         if shooters != 0 {
-            let mut occupied = 0u128;
-            for p in 0..PLAYERS {
-                if d.alive & (1 << p) != 0 {
-                    occupied |= bit(d.cell[p]);
-                }
-            }
-            let mut targets = [0u128; PLAYERS];
-            let mut target_set = 0u8;
-            for q in 0..PLAYERS {
-                if d.alive & (1 << q) != 0
-                    || (errored & (1 << q) != 0 && occupied & bit(d.cell[q]) != 0)
-                {
-                    targets[q] = bit(d.cell[q]);
-                    target_set |= 1 << q;
-                }
-            }
-            for p in 0..PLAYERS {
-                if shooters & (1 << p) == 0 {
-                    continue;
-                }
-                let beam = b.beam[d.cell[p] as usize & 127][(act[p] - 4) as usize & 3];
-                let mut hits = 0;
+            let mut targets = d.alive;
+            if errored != 0 {
                 for q in 0..PLAYERS {
-                    if target_set & (1 << q) != 0 && beam & targets[q] != 0 {
-                        hits += 1;
-                        if b.hit * 2 == cost * 3 {
-                            d.strength[q] -= b.hit;
-                        } else {
-                            d.strength[q] =
-                                (f64::from(d.strength[q]) - f64::from(cost) * 1.5) as i32;
+                    if errored & (1 << q) != 0 {
+                        let mut shared = false;
+                        for i in 0..PLAYERS {
+                            shared |= d.alive & (1 << i) != 0 && d.cell[i] == d.cell[q];
                         }
+                        targets |= u8::from(shared) << q;
                     }
                 }
-                if b.hit * 2 == cost * 3 {
-                    d.strength[p] += hits * b.hit - cost;
-                } else {
+            }
+            if b.hit * 2 == cost * 3 {
+                let mut delta = [0i32; PLAYERS];
+                for p in 0..PLAYERS {
+                    let on = shooters & (1 << p) != 0;
+                    let beam = &b.beam[d.cell[p] as usize & 127][act[p].wrapping_sub(5) & 3];
+                    let mut hits = 0;
+                    for q in 0..PLAYERS {
+                        let hit = on & (targets & (1 << q) != 0) & has(beam, d.cell[q]);
+                        hits += i32::from(hit);
+                        delta[q] -= i32::from(hit) * b.hit;
+                    }
+                    delta[p] += hits * b.hit - i32::from(on) * cost;
+                }
+                for p in 0..PLAYERS {
+                    d.strength[p] += delta[p];
+                }
+            } else {
+                // An odd cost: the judge moves `cost * 1.5` through doubles,
+                // truncating each time.
+                let half = f64::from(cost) * 1.5;
+                for p in 0..PLAYERS {
+                    if shooters & (1 << p) == 0 {
+                        continue;
+                    }
                     d.strength[p] -= cost;
-                    for _ in 0..hits {
-                        d.strength[p] = (f64::from(d.strength[p]) + f64::from(cost) * 1.5) as i32;
+                    let beam = &b.beam[d.cell[p] as usize & 127][(act[p] - 5) & 3];
+                    for q in 0..PLAYERS {
+                        if targets & (1 << q) != 0 && has(beam, d.cell[q]) {
+                            d.strength[q] = (f64::from(d.strength[q]) - half) as i32;
+                            d.strength[p] = (f64::from(d.strength[p]) + half) as i32;
+                        }
                     }
                 }
             }
@@ -946,8 +958,9 @@ impl Pacman2 {
 
         // Deaths.
         for p in 0..PLAYERS {
-            if d.alive & (1 << p) != 0 && d.strength[p] <= 0 {
-                d.alive &= !(1 << p);
+            let die = (d.alive & (1 << p) != 0) & (d.strength[p] <= 0);
+            d.alive &= !(u8::from(die) << p);
+            if die {
                 d.strength[p] = 0;
             }
         }
@@ -958,50 +971,44 @@ impl Pacman2 {
             d.generator_turn_left = b.constants.generator_interval;
             let new = b.spawn & !(d.small | d.large);
             d.small |= new;
-            d.small_fruit_count += new.count_ones() as i32;
+            d.small_fruit_count += popcount(new);
         }
 
-        // 4. Eating, only alone on a cell.
-        let mut occupied_twice = 0u128;
-        let mut occupied = 0u128;
+        // 4. Eating, only alone on a cell; 5. boosts wear off; deaths.
+        let alive = d.alive;
+        let enh = b.constants.large_fruit_enhancement;
         for p in 0..PLAYERS {
-            if d.alive & (1 << p) != 0 {
-                let m = bit(d.cell[p]);
-                occupied_twice |= occupied & m;
-                occupied |= m;
+            if alive & (1 << p) == 0 {
+                continue;
             }
-        }
-        let fruit = (d.small | d.large) & occupied & !occupied_twice;
-        if fruit != 0 {
-            for p in 0..PLAYERS {
-                if d.alive & (1 << p) == 0 {
-                    continue;
-                }
-                let m = bit(d.cell[p]);
-                if d.small & m & fruit != 0 {
+            let cell = d.cell[p];
+            let mut alone = true;
+            for q in 0..PLAYERS {
+                alone &= !((q != p) & (alive & (1 << q) != 0) & (d.cell[q] == cell));
+            }
+            let m = bit(cell);
+            if alone && (d.small | d.large) & m != 0 {
+                if d.small & m != 0 {
                     d.small &= !m;
                     d.strength[p] += 1;
                     d.small_fruit_count -= 1;
-                } else if d.large & m & fruit != 0 {
+                } else {
                     d.large &= !m;
                     if d.power_up_left[p] == 0 {
-                        d.strength[p] += b.constants.large_fruit_enhancement;
+                        d.strength[p] += enh;
                     }
                     d.power_up_left[p] += b.constants.large_fruit_duration;
                 }
             }
         }
-
-        // 5. Boosts wear off; deaths again.
         for p in 0..PLAYERS {
-            if d.alive & (1 << p) == 0 {
+            if alive & (1 << p) == 0 {
                 continue;
             }
-            if d.power_up_left[p] > 0 {
-                d.power_up_left[p] -= 1;
-                if d.power_up_left[p] == 0 {
-                    d.strength[p] -= b.constants.large_fruit_enhancement;
-                }
+            let boosted = d.power_up_left[p] > 0;
+            d.power_up_left[p] -= i32::from(boosted);
+            if boosted & (d.power_up_left[p] == 0) {
+                d.strength[p] -= enh;
             }
             if d.strength[p] <= 0 {
                 d.alive &= !(1 << p);
@@ -1010,7 +1017,7 @@ impl Pacman2 {
         }
 
         d.turn += 1;
-        if d.alive.count_ones() <= 1 {
+        if d.alive & d.alive.wrapping_sub(1) == 0 {
             for p in 0..PLAYERS {
                 if d.alive & (1 << p) != 0 {
                     d.strength[p] += d.small_fruit_count;
