@@ -511,7 +511,7 @@ fn paths_macros_reexports_and_file_literals_survive_bundling() {
     assert!(run.status.success());
     assert_eq!(
         String::from_utf8_lossy(&run.stdout),
-        "square of area 4 | odd 42 44 | 10 | 9 | 16 | 16 | 0.3.0 | hello from a file\n"
+        "roses\n    are\n        red\nsquare of area 4 | odd 42 44 | 10 | 9 | 16 | 16 | 0.3.0 | hello from a file\n"
     );
 }
 

@@ -361,7 +361,7 @@ fn random_games_undo_exactly_and_keys_follow_the_position() {
             f.apply_unchecked(joint);
             // Brick bits agree with the cells.
             let bits = (0..CELLS)
-                .filter(|&c| f.cells()[c] & item::BRICK != 0)
+                .filter(|&c| f.at_cell(c) & item::BRICK != 0)
                 .fold(0u128, |b, c| b | 1 << c);
             assert_eq!(bits, f.brick_bits());
             history.push(f.clone());

@@ -1,6 +1,7 @@
 //! Writing the bundle: the bot's items, then `mod botzone { ... }` with the
 //! reached library modules inlined and their paths rewritten.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
@@ -144,7 +145,47 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
             modules.join(", ")
         }
     );
-    Ok(header + &prettyplease::unparse(&file))
+    Ok(header + &tab_indent(&prettyplease::unparse(&file)))
+}
+
+/// Re-indents prettyplease's output with a tab per level instead of four
+/// spaces (about a third of a bundle's bytes), leaving the inside of
+/// multi-line literals alone.
+fn tab_indent(text: &str) -> String {
+    let mut protected = HashSet::new();
+    if let Ok(tokens) = text.parse::<TokenStream>() {
+        protect_literal_lines(tokens, &mut protected);
+    } else {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        // Span lines are 1-based.
+        if protected.contains(&(i + 1)) {
+            out.push_str(line);
+            continue;
+        }
+        let body = line.trim_start_matches(' ');
+        let n = line.len() - body.len();
+        out.extend(std::iter::repeat('\t').take(n / 4));
+        out.extend(std::iter::repeat(' ').take(n % 4));
+        out.push_str(body);
+    }
+    out
+}
+
+/// Adds the lines that continue a multi-line literal (all but its first).
+fn protect_literal_lines(tokens: TokenStream, lines: &mut HashSet<usize>) {
+    for t in tokens {
+        match t {
+            TokenTree::Group(g) => protect_literal_lines(g.stream(), lines),
+            TokenTree::Literal(l) => {
+                let (start, end) = (l.span().start().line, l.span().end().line);
+                lines.extend(start + 1..=end);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A valid crate name for a bot name (`my-bot.v2` → `my_bot_v2`).
