@@ -41,6 +41,10 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
 
     // The bot.
     let mut bot = input.bot_file.clone();
+    let macro_use = bot.items.iter().any(|i| {
+        matches!(i, Item::ExternCrate(ec)
+            if ec.ident == "botzone" && ec.attrs.iter().any(|a| a.path().is_ident("macro_use")))
+    });
     bot.items = drop_extern_botzone(bot.items);
     let mut rw = Rewriter {
         lib_mode: false,
@@ -102,6 +106,19 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
         attrs.push(a.clone());
     }
     let mut items = bot.items;
+    if macro_use {
+        // `#[macro_use] extern crate botzone;` put the library's exported
+        // macros in scope by bare name.
+        for (name, module) in &reached.exported_macros {
+            if reached.full[*module] {
+                let ident = Ident::new(name, Span::call_site());
+                items.insert(
+                    0,
+                    parse_quote!(#[allow(unused_imports)] use botzone::#ident;),
+                );
+            }
+        }
+    }
     let any_lib = reached.emitted.iter().any(|e| *e);
     if any_lib {
         items.push(parse_quote! {
