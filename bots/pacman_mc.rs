@@ -1,2 +1,163 @@
-//! Placeholder bot (being written).
-fn main() {}
+//! `pacman_mc`: a Pacman2 bot for Botzone. Flat Monte Carlo over its own
+//! actions: each rollout plays uniformly random valid actions for everyone
+//! to the end of the game and is valued by Botzone's score for this bot
+//! (rank points plus strength share). It spends the turn's budget minus a
+//! safety margin (`botzone::time::Deadline`), and says how many rollouts
+//! it ran in `debug` (`rollouts=123456 ...`).
+//!
+//! Keep-running by default: the state is kept between turns and only each
+//! turn's request is applied. Traditional mode (the whole history every
+//! turn) works too: the state is rebuilt from the requests.
+//!
+//! ```text
+//! cargo run --release --bin pacman_mc < input-samples/pacman2/first-turn.json
+//! ```
+//!
+//! Environment: `BOTZONE_TIME_LIMIT` (seconds per turn), `BOTZONE_SEED`
+//! (reproducible random choices).
+
+use std::process::ExitCode;
+
+use botzone::games::pacman2::{Action, Map, Pacman2, RandomPolicy, PLAYERS};
+use botzone::json::{self, Value};
+use botzone::protocol::{self, Bot, BotError, Input, Output};
+use botzone::rng::Rng;
+use botzone::search::flat_mc::{self, Limits};
+use botzone::time::Deadline;
+
+struct PacmanMc {
+    game: Option<Pacman2>,
+    me: usize,
+    rng: Rng,
+}
+
+impl PacmanMc {
+    fn new() -> Self {
+        PacmanMc {
+            game: None,
+            me: 0,
+            rng: Rng::from_env(),
+        }
+    }
+
+    /// Starts a game from a first request (the map plus `"id"`).
+    fn start(&mut self, request: &Value, path: &str) -> Result<(), BotError> {
+        let id = match request.get("id") {
+            None => return Err(BotError::new(format!("{path}.id: missing"))),
+            Some(v) => match v.as_i64() {
+                Some(id) if (0..PLAYERS as i64).contains(&id) => id as usize,
+                _ => {
+                    return Err(BotError::new(format!(
+                        "{path}.id: expected a player number 0..=3, found {v}"
+                    )))
+                }
+            },
+        };
+        let map = Map::from_json(request).map_err(|e| BotError::new(format!("{path}: {e}")))?;
+        self.game = Some(Pacman2::new(&map));
+        self.me = id;
+        Ok(())
+    }
+
+    /// Applies one later request (the players' actions of the last turn).
+    fn follow(&mut self, request: &Value, path: &str) -> Result<(), BotError> {
+        let game = self.game.as_mut().ok_or_else(|| {
+            BotError::new(format!("{path}: a turn's actions came before the map"))
+        })?;
+        let joint = game
+            .joint_from_request(request, path)
+            .map_err(|e| BotError::new(e.to_string()))?;
+        game.apply(&joint);
+        Ok(())
+    }
+
+    /// Whether a request starts a game (holds a map) rather than reporting
+    /// a turn.
+    fn is_map(request: &Value) -> bool {
+        request.get("static").is_some() || request.get("width").is_some()
+    }
+
+    fn think(&mut self, deadline: &Deadline) -> Output {
+        let me = self.me;
+        let Some(game) = self.game.as_mut() else {
+            return answer(Action::STAY, "rollouts=0 no game".into());
+        };
+        if !game.is_active(me) {
+            let why = if game.is_over() { "game over" } else { "dead" };
+            return answer(Action::STAY, format!("rollouts=0 {why}"));
+        }
+        let result = flat_mc::search(
+            game,
+            me,
+            deadline,
+            &mut self.rng,
+            &mut RandomPolicy,
+            Limits::default(),
+        );
+        let mut best = result.best;
+        if !game.is_valid(me, best) {
+            best = Action::STAY; // never happens; staying is always valid
+        }
+        let mean = result
+            .arms
+            .iter()
+            .find(|a| a.action == best)
+            .map(|a| a.mean())
+            .unwrap_or(0.0);
+        answer(
+            best,
+            format!(
+                "rollouts={} turn={} action={} mean={:.2} ms={}",
+                result.rollouts,
+                game.turn(),
+                best.code(),
+                mean,
+                deadline.elapsed().as_millis()
+            ),
+        )
+    }
+}
+
+fn answer(action: Action, debug: String) -> Output {
+    Output::new(json::object([
+        ("action", Value::from(i64::from(action.code()))),
+        ("tauntText", Value::from("")),
+    ]))
+    .with_debug(debug)
+}
+
+impl Bot for PacmanMc {
+    fn on_input(&mut self, input: &Input, deadline: &Deadline) -> Result<Output, BotError> {
+        self.game = None;
+        for (i, request) in input.requests.iter().enumerate() {
+            let path = format!("requests[{i}]");
+            if i == 0 {
+                self.start(request, &path)?;
+            } else {
+                self.follow(request, &path)?;
+            }
+        }
+        Ok(self.think(deadline))
+    }
+
+    fn on_request(&mut self, request: &Value, deadline: &Deadline) -> Result<Output, BotError> {
+        if Self::is_map(request) {
+            self.start(request, "request")?;
+        } else {
+            self.follow(request, "request")?;
+        }
+        Ok(self.think(deadline))
+    }
+
+    fn fallback(&self) -> Option<Value> {
+        // Staying is valid for every live player on every field.
+        Some(json::object([
+            ("action", Value::from(-1i64)),
+            ("tauntText", Value::from("")),
+        ]))
+    }
+}
+
+fn main() -> ExitCode {
+    protocol::run(&mut PacmanMc::new())
+}

@@ -192,11 +192,11 @@ pub struct Map {
 /// Why a [`Map`] or a request could not be read; the message names the
 /// offending part (e.g. `static[2][3]: expected an integer in 0..=31`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MapError(String);
+pub struct InputError(String);
 
-impl MapError {
+impl InputError {
     fn new(msg: impl Into<String>) -> Self {
-        MapError(msg.into())
+        InputError(msg.into())
     }
     /// The message.
     pub fn message(&self) -> &str {
@@ -204,20 +204,24 @@ impl MapError {
     }
 }
 
-impl fmt::Display for MapError {
+impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for MapError {}
+impl std::error::Error for InputError {}
 
-fn int_field(v: &Value, name: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, MapError> {
+fn int_field(
+    v: &Value,
+    name: &str,
+    range: std::ops::RangeInclusive<i64>,
+) -> Result<i64, InputError> {
     match v.get(name) {
-        None => Err(MapError::new(format!("{name}: missing"))),
+        None => Err(InputError::new(format!("{name}: missing"))),
         Some(x) => match x.as_i64() {
             Some(n) if range.contains(&n) => Ok(n),
-            _ => Err(MapError::new(format!(
+            _ => Err(InputError::new(format!(
                 "{name}: expected an integer in {}..={}, found {}",
                 range.start(),
                 range.end(),
@@ -233,18 +237,18 @@ fn grid_field(
     width: usize,
     height: usize,
     max: u8,
-) -> Result<[[u8; MAX_SIDE]; MAX_SIDE], MapError> {
+) -> Result<[[u8; MAX_SIDE]; MAX_SIDE], InputError> {
     let rows = match v.get(name) {
-        None => return Err(MapError::new(format!("{name}: missing"))),
+        None => return Err(InputError::new(format!("{name}: missing"))),
         Some(x) => x.as_array().ok_or_else(|| {
-            MapError::new(format!(
+            InputError::new(format!(
                 "{name}: expected an array of {height} rows, found {}",
                 x.kind()
             ))
         })?,
     };
     if rows.len() != height {
-        return Err(MapError::new(format!(
+        return Err(InputError::new(format!(
             "{name}: expected {height} rows (the height), found {}",
             rows.len()
         )));
@@ -252,13 +256,13 @@ fn grid_field(
     let mut out = [[0u8; MAX_SIDE]; MAX_SIDE];
     for (r, row) in rows.iter().enumerate() {
         let cols = row.as_array().ok_or_else(|| {
-            MapError::new(format!(
+            InputError::new(format!(
                 "{name}[{r}]: expected an array, found {}",
                 row.kind()
             ))
         })?;
         if cols.len() != width {
-            return Err(MapError::new(format!(
+            return Err(InputError::new(format!(
                 "{name}[{r}]: expected {width} cells (the width), found {}",
                 cols.len()
             )));
@@ -267,7 +271,7 @@ fn grid_field(
             match cell.as_i64() {
                 Some(n) if (0..=i64::from(max)).contains(&n) => out[r][c] = n as u8,
                 _ => {
-                    return Err(MapError::new(format!(
+                    return Err(InputError::new(format!(
                         "{name}[{r}][{c}]: expected an integer in 0..={max}, found {cell}"
                     )))
                 }
@@ -291,9 +295,9 @@ impl Map {
     /// # Errors
     /// A missing or malformed field, a side outside `1..=11`, or a content
     /// grid that does not hold each of the four players exactly once.
-    pub fn from_json(v: &Value) -> Result<Map, MapError> {
+    pub fn from_json(v: &Value) -> Result<Map, InputError> {
         if v.as_object().is_none() {
-            return Err(MapError::new(format!(
+            return Err(InputError::new(format!(
                 "expected an object, found {}",
                 v.kind()
             )));
@@ -301,7 +305,7 @@ impl Map {
         let width = int_field(v, "width", 1..=MAX_SIDE as i64)? as usize;
         let height = int_field(v, "height", 1..=MAX_SIDE as i64)? as usize;
         let defaults = Constants::default();
-        let constant = |name: &str, default: i32| -> Result<i32, MapError> {
+        let constant = |name: &str, default: i32| -> Result<i32, InputError> {
             if v.get(name).is_none() {
                 Ok(default)
             } else {
@@ -318,7 +322,7 @@ impl Map {
             skill_cost: constant("SKILL_COST", defaults.skill_cost)?,
         };
         if constants.generator_interval < 1 {
-            return Err(MapError::new("GENERATOR_INTERVAL: expected at least 1"));
+            return Err(InputError::new("GENERATOR_INTERVAL: expected at least 1"));
         }
         let seed = match v.get("seed") {
             None | Some(Value::Null) => None,
@@ -326,7 +330,7 @@ impl Map {
                 s.as_i64()
                     .filter(|n| (0..=i64::from(u32::MAX)).contains(n))
                     .ok_or_else(|| {
-                        MapError::new(format!("seed: expected an unsigned integer, found {s}"))
+                        InputError::new(format!("seed: expected an unsigned integer, found {s}"))
                     })? as u32,
             ),
         };
@@ -344,7 +348,7 @@ impl Map {
         Ok(map)
     }
 
-    fn check_players(&self) -> Result<(), MapError> {
+    fn check_players(&self) -> Result<(), InputError> {
         for p in 0..PLAYERS {
             let mut seen = 0;
             for r in 0..self.height {
@@ -355,7 +359,7 @@ impl Map {
                 }
             }
             if seen != 1 {
-                return Err(MapError::new(format!(
+                return Err(InputError::new(format!(
                     "content: player {p} must be on exactly one cell, found on {seen}"
                 )));
             }
@@ -742,6 +746,13 @@ impl Pacman2 {
         self.cur.alive & (1 << p) != 0
     }
 
+    /// Whether player `p` takes part in the next turn (alive, game not
+    /// over).
+    #[inline]
+    pub fn is_active(&self, p: usize) -> bool {
+        !self.is_over() && self.is_alive(p)
+    }
+
     /// Whether the game has ended: at most one player alive, or turn 100.
     #[inline]
     pub fn is_over(&self) -> bool {
@@ -1085,6 +1096,73 @@ impl Pacman2 {
     }
 }
 
+impl Pacman2 {
+    /// Reads one later request of the judge, `{"0":{"action":a},...}`,
+    /// into a joint action: every player alive now must have an entry
+    /// (codes outside `-1..=7`, like the judge's -10 for an invalid answer,
+    /// become [`Action::INVALID`]); entries of dead players and unknown
+    /// keys are ignored. `path` names the request in messages (e.g.
+    /// `requests[3]`).
+    ///
+    /// # Errors
+    /// When the request is not an object, a live player's entry or its
+    /// `action` is missing or not an integer, or the game is over.
+    pub fn joint_from_request(
+        &self,
+        request: &Value,
+        path: &str,
+    ) -> Result<[Action; PLAYERS], InputError> {
+        if request.as_object().is_none() {
+            return Err(InputError::new(format!(
+                "{path}: expected an object of the players' actions, found {}",
+                request.kind()
+            )));
+        }
+        if self.is_over() {
+            return Err(InputError::new(format!(
+                "{path}: the game ended at turn {}, no turn can follow",
+                self.turn()
+            )));
+        }
+        let mut joint = [Action::STAY; PLAYERS];
+        for (p, slot) in joint.iter_mut().enumerate() {
+            if !self.is_alive(p) {
+                continue;
+            }
+            let key = ["0", "1", "2", "3"][p];
+            let entry = request.get(key).ok_or_else(|| {
+                InputError::new(format!(
+                    "{path}: no entry \"{key}\" for player {p}, who is alive"
+                ))
+            })?;
+            let code = entry
+                .get("action")
+                .ok_or_else(|| InputError::new(format!("{path}.{key}.action: missing")))?;
+            let code = code.as_i64().ok_or_else(|| {
+                InputError::new(format!(
+                    "{path}.{key}.action: expected an integer, found {}",
+                    code.kind()
+                ))
+            })?;
+            *slot = Action::from_code(code);
+        }
+        Ok(joint)
+    }
+}
+
+/// The uniformly random valid action of [`Pacman2::random_action`] as a
+/// [`Policy`](crate::search::flat_mc::Policy) for flat Monte Carlo: the
+/// same distribution as the generic uniform policy, without building a list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomPolicy;
+
+impl crate::search::flat_mc::Policy<Pacman2> for RandomPolicy {
+    #[inline]
+    fn action(&mut self, game: &Pacman2, player: usize, rng: &mut Rng) -> Action {
+        game.random_action(player, rng)
+    }
+}
+
 impl Game for Pacman2 {
     type Action = Action;
     type Actions = Actions;
@@ -1096,7 +1174,7 @@ impl Game for Pacman2 {
         Pacman2::is_over(self)
     }
     fn is_active(&self, player: usize) -> bool {
-        !Pacman2::is_over(self) && self.is_alive(player)
+        Pacman2::is_active(self, player)
     }
     fn legal_actions(&self, player: usize, out: &mut Actions) {
         Pacman2::legal_actions(self, player, out)
