@@ -38,9 +38,11 @@ pub fn play(
     limits: Limits,
     initdata: Value,
 ) -> Result<Played, String> {
+    let seed = initdata.get("seed").and_then(Value::as_u64);
     let mut players: Vec<JsonPlayer> = commands
         .iter()
-        .map(|c| JsonPlayer::new(c, limits))
+        .enumerate()
+        .map(|(seat, c)| JsonPlayer::new(c, limits, seed.map(|s| s * 16 + seat as u64)))
         .collect();
     let mut verdicts = vec![Verdict::Ok; commands.len()];
     let mut log: Vec<Value> = Vec::new();

@@ -7,6 +7,10 @@
 //! turns a bot is stopped (SIGSTOP), so that it cannot take CPU time from
 //! the player whose turn it is.
 //!
+//! A seat whose command is `@random` is played by the arena itself: a
+//! random start vertex, then uniformly random commands among those that do
+//! not kill the player by themselves (the simulator's legal commands).
+//!
 //! The log has Botzone's shape: judge entries whose `content` holds the
 //! STATUS each player got, bot entries whose `response` is the line each
 //! player answered.
@@ -15,8 +19,12 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use botzone::games::enclosure::line_protocol::{parse_action, parse_pos, Status};
+use botzone::games::enclosure::line_protocol::{action_line, parse_action, parse_pos, Status};
 use botzone::games::enclosure::{Command, State, PLAYERS};
+use botzone::rng::Rng;
+
+/// The command of a seat the arena plays itself, at random.
+pub const RANDOM_PLAYER: &str = "@random";
 
 use super::botzone_game::Played;
 use super::process::{BotProcess, Limits, ReadOutcome, Verdict, Want};
@@ -25,6 +33,7 @@ use super::process::{BotProcess, Limits, ReadOutcome, Verdict, Want};
 struct Seat {
     process: Option<BotProcess>,
     verdict: Verdict,
+    random: Option<Rng>,
 }
 
 /// Sends `line` and reads one answer line; on failure the process is killed
@@ -99,16 +108,29 @@ fn judge_entry(command: &str, content: Map<String, Value>, display: Value) -> Va
 pub fn play(commands: &[String], limits: Limits, seed: u64) -> Result<Played, String> {
     let mut seats: Vec<Seat> = commands
         .iter()
-        .map(|c| Seat {
-            process: BotProcess::spawn(c, &limits).ok(),
-            verdict: Verdict::Ok,
+        .enumerate()
+        .map(|(p, c)| {
+            let seat_seed = seed * 16 + p as u64;
+            if c.trim() == RANDOM_PLAYER {
+                Seat {
+                    process: None,
+                    verdict: Verdict::Ok,
+                    random: Some(Rng::new(seat_seed)),
+                }
+            } else {
+                let process = BotProcess::spawn_seeded(c, &limits, Some(seat_seed)).ok();
+                Seat {
+                    verdict: if process.is_some() {
+                        Verdict::Ok
+                    } else {
+                        Verdict::Re
+                    },
+                    process,
+                    random: None,
+                }
+            }
         })
         .collect();
-    for s in &mut seats {
-        if s.process.is_none() {
-            s.verdict = Verdict::Re;
-        }
-    }
     let mut log = Vec::new();
     let mut content = Map::new();
     for p in 0..PLAYERS {
@@ -118,6 +140,15 @@ pub fn play(commands: &[String], limits: Limits, seed: u64) -> Result<Played, St
     let mut positions = [(-1i32, -1i32); PLAYERS];
     let mut answers = Map::new();
     for (p, seat) in seats.iter_mut().enumerate() {
+        if let Some(rng) = seat.random.as_mut() {
+            let (x, y) = (rng.below(11) as i32, rng.below(11) as i32);
+            positions[p] = (x, y);
+            answers.insert(
+                p.to_string(),
+                json!({"verdict": "OK", "response": format!("[POS] {x} {y}")}),
+            );
+            continue;
+        }
         let (line, mut entry) = exchange(seat, &format!("[START] {p}"), &limits, true);
         if let Some(line) = line {
             match parse_pos(&line) {
@@ -142,6 +173,15 @@ pub fn play(commands: &[String], limits: Limits, seed: u64) -> Result<Played, St
                 continue;
             }
             content.insert(p.to_string(), json!(status));
+            if let Some(rng) = seat.random.as_mut() {
+                let c = state.random_command(p, rng);
+                orders[p] = Some(c);
+                answers.insert(
+                    p.to_string(),
+                    json!({"verdict": "OK", "response": action_line(c)}),
+                );
+                continue;
+            }
             let (line, mut entry) = exchange(seat, &status, &limits, false);
             if let Some(line) = line {
                 match parse_action(&line) {

@@ -65,6 +65,7 @@ pub struct JsonPlayer {
     requests: Vec<Value>,
     responses: Vec<Value>,
     data: Option<String>,
+    seed: Option<u64>,
 }
 
 fn cut(s: &str, max: usize) -> String {
@@ -93,8 +94,8 @@ pub fn parse_output(text: &str) -> Option<Map<String, Value>> {
 }
 
 impl JsonPlayer {
-    /// A seat played by `command`.
-    pub fn new(command: &str, limits: Limits) -> JsonPlayer {
+    /// A seat played by `command` (`seed`: its `BOTZONE_SEED`).
+    pub fn new(command: &str, limits: Limits, seed: Option<u64>) -> JsonPlayer {
         JsonPlayer {
             command: command.to_string(),
             limits,
@@ -102,6 +103,7 @@ impl JsonPlayer {
             requests: Vec::new(),
             responses: Vec::new(),
             data: None,
+            seed,
         }
     }
 
@@ -146,7 +148,7 @@ impl JsonPlayer {
             p.resume();
             p.send(&format!("{request}\n"));
         } else {
-            match BotProcess::spawn(&self.command, &self.limits) {
+            match BotProcess::spawn_seeded(&self.command, &self.limits, self.seed) {
                 Ok(mut p) => {
                     p.send(&format!("{}\n", self.full_input()));
                     self.process = Some(p);

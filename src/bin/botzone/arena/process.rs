@@ -200,8 +200,30 @@ impl BotProcess {
     /// # Errors
     /// When the shell cannot be started.
     pub fn spawn(command: &str, limits: &Limits) -> std::io::Result<BotProcess> {
+        BotProcess::spawn_seeded(command, limits, None)
+    }
+
+    /// Like [`BotProcess::spawn`], with `BOTZONE_SEED` set when `seed` is
+    /// given (bots built on the SDK draw their random choices from it). The
+    /// time limit is always in `BOTZONE_TIME_LIMIT`, for bots whose protocol
+    /// does not carry it (the NOI line protocol).
+    ///
+    /// # Errors
+    /// When the shell cannot be started.
+    pub fn spawn_seeded(
+        command: &str,
+        limits: &Limits,
+        seed: Option<u64>,
+    ) -> std::io::Result<BotProcess> {
         let memory = limits.memory;
         let mut cmd = Command::new("sh");
+        cmd.env(
+            botzone::time::TIME_LIMIT_VAR,
+            format!("{}", limits.time.as_secs_f64()),
+        );
+        if let Some(seed) = seed {
+            cmd.env("BOTZONE_SEED", seed.to_string());
+        }
         cmd.arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
