@@ -10,7 +10,7 @@ use crate::rng::Rng;
 use crate::time::Deadline;
 
 /// Turns a rollout plays past the command being evaluated.
-pub const ROLLOUT_DEPTH: usize = 24;
+pub const ROLLOUT_DEPTH: usize = 100;
 
 /// Points a player alive at the end of a rollout is worth on top of its
 /// score (it can still draw).
