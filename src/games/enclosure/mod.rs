@@ -27,6 +27,9 @@
 //! assert_eq!(s.owner(0, 0), None);
 //! ```
 
+// Per-player loops index several per-player arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use std::fmt;
 
 use crate::fixed::FixedList;
