@@ -473,7 +473,7 @@ struct Board {
     valid: [u16; 128],
     /// Stay, the moves without a wall, then the four shots: a random
     /// valid action is `roll[cell][below(1 + moves + 4 if strong)]`.
-    roll: [[i8; 12]; 128],
+    roll: [[i8; 16]; 128],
     move_count: [u8; 128],
     /// Cells a beam from this cell passes, per direction, as two 64-bit
     /// words of a 128-bit cell set.
@@ -550,7 +550,7 @@ impl Pacman2 {
             statics: [0; 128],
             dest: [[0; 16]; 128],
             valid: [0; 128],
-            roll: [[0; 12]; 128],
+            roll: [[0; 16]; 128],
             move_count: [0; 128],
             beam: [[[0; 2]; 4]; 128],
             spawn: 0,
@@ -802,7 +802,19 @@ impl Pacman2 {
             0
         };
         let n = 1 + u32::from(self.board.move_count[cell]) + shots;
-        Action(self.board.roll[cell][rng.below(n) as usize % 12])
+        Action(self.board.roll[cell][rng.below(n) as usize & 15])
+    }
+
+    /// [`Pacman2::random_action`] from 32 random bits (Lemire's
+    /// multiply-shift, as `Rng::below`), for any player (a dead player's
+    /// action is ignored by `apply`).
+    #[inline(always)]
+    fn pick(&self, p: usize, bits: u32) -> Action {
+        let cell = self.cur.cell[p] as usize & 127;
+        let strong = self.cur.strength[p] > self.board.constants.skill_cost;
+        let n = 1 + u32::from(self.board.move_count[cell]) + 4 * u32::from(strong);
+        let k = (u64::from(bits) * u64::from(n)) >> 32;
+        Action(self.board.roll[cell][k as usize & 15])
     }
 
     /// Plays one joint turn exactly as the judge's `NextTurn`
@@ -918,7 +930,7 @@ impl Pacman2 {
         for p in 0..PLAYERS {
             shooters |= u8::from((d.alive & (1 << p) != 0) & (act[p] >= 5)) << p;
         }
-        if shooters != 0 {
+        if shooters != 0 || b.hit * 2 == cost * 3 {
             let mut targets = d.alive;
             if errored != 0 {
                 for q in 0..PLAYERS {
@@ -967,13 +979,12 @@ impl Pacman2 {
             }
         }
 
-        // Deaths.
+        // Deaths (dead players keep their strength: 0, or below after an
+        // invalid action and a hit).
         for p in 0..PLAYERS {
             let die = (d.alive & (1 << p) != 0) & (d.strength[p] <= 0);
             d.alive &= !(u8::from(die) << p);
-            if die {
-                d.strength[p] = 0;
-            }
+            d.strength[p] = if die { 0 } else { d.strength[p] };
         }
 
         // 3. The generators' wave.
@@ -988,43 +999,32 @@ impl Pacman2 {
         // 4. Eating, only alone on a cell; 5. boosts wear off; deaths.
         let alive = d.alive;
         let enh = b.constants.large_fruit_enhancement;
+        let duration = b.constants.large_fruit_duration;
         for p in 0..PLAYERS {
-            if alive & (1 << p) == 0 {
-                continue;
-            }
             let cell = d.cell[p];
-            let mut alone = true;
+            let mut alone = alive & (1 << p) != 0;
             for q in 0..PLAYERS {
                 alone &= !((q != p) & (alive & (1 << q) != 0) & (d.cell[q] == cell));
             }
             let m = bit(cell);
-            if alone && (d.small | d.large) & m != 0 {
-                if d.small & m != 0 {
-                    d.small &= !m;
-                    d.strength[p] += 1;
-                    d.small_fruit_count -= 1;
-                } else {
-                    d.large &= !m;
-                    if d.power_up_left[p] == 0 {
-                        d.strength[p] += enh;
-                    }
-                    d.power_up_left[p] += b.constants.large_fruit_duration;
-                }
-            }
+            let small = alone & (d.small & m != 0);
+            let large = alone & !small & (d.large & m != 0);
+            d.small &= !(if small { m } else { 0 });
+            d.large &= !(if large { m } else { 0 });
+            d.small_fruit_count -= i32::from(small);
+            let fresh = large & (d.power_up_left[p] == 0);
+            d.strength[p] += i32::from(small) + i32::from(fresh) * enh;
+            d.power_up_left[p] += i32::from(large) * duration;
         }
         for p in 0..PLAYERS {
-            if alive & (1 << p) == 0 {
-                continue;
-            }
-            let boosted = d.power_up_left[p] > 0;
+            let live = alive & (1 << p) != 0;
+            let boosted = live & (d.power_up_left[p] > 0);
             d.power_up_left[p] -= i32::from(boosted);
-            if boosted & (d.power_up_left[p] == 0) {
-                d.strength[p] -= enh;
-            }
-            if d.strength[p] <= 0 {
-                d.alive &= !(1 << p);
-                d.strength[p] = 0;
-            }
+            let ends = boosted & (d.power_up_left[p] == 0);
+            d.strength[p] -= i32::from(ends) * enh;
+            let die = live & (d.strength[p] <= 0);
+            d.alive &= !(u8::from(die) << p);
+            d.strength[p] = if die { 0 } else { d.strength[p] };
         }
 
         d.turn += 1;
@@ -1065,14 +1065,21 @@ impl Pacman2 {
     #[inline]
     pub fn random_rollout(&mut self, rng: &mut Rng) -> usize {
         let start = self.turn();
-        let mut joint = [Action::STAY; PLAYERS];
-        while !self.is_over() {
-            for (p, a) in joint.iter_mut().enumerate() {
-                if self.is_alive(p) {
-                    *a = self.random_action(p, rng);
-                }
+        if self.is_over() {
+            return 0;
+        }
+        loop {
+            // Two 64-bit draws give each player 32 bits.
+            let (x, y) = (rng.next_u64(), rng.next_u64());
+            let joint = [
+                self.pick(0, x as u32),
+                self.pick(1, (x >> 32) as u32),
+                self.pick(2, y as u32),
+                self.pick(3, (y >> 32) as u32),
+            ];
+            if !self.apply(&joint) {
+                break;
             }
-            self.apply(&joint);
         }
         self.turn() - start
     }

@@ -1,0 +1,271 @@
+//! Pacman2 simulator properties: no heap allocation in the hot path, undo
+//! restores every state exactly (including after invalid actions), the
+//! `Game` impl agrees with the inherent API, the same moves give the same
+//! states by clone-and-apply and by apply/undo, and bad maps and requests
+//! give errors that name the part.
+
+mod common;
+
+use botzone::fixed::FixedList;
+use botzone::games::pacman2::{Action, Actions, Map, Pacman2, RandomPolicy, PLAYERS};
+use botzone::games::Game;
+use botzone::json::Value;
+use botzone::rng::Rng;
+use botzone::search::flat_mc::{self, Limits, UniformPolicy};
+use botzone::time::Deadline;
+use std::time::Duration;
+
+#[test]
+fn no_allocation_in_apply_undo_legal_actions_or_rollouts() {
+    let map = Map::generate(7);
+    let mut game = Pacman2::new(&map);
+    let mut rng = Rng::new(1);
+    let mut list = Actions::default();
+    let ((), allocations) = common::count_allocations(|| {
+        for _ in 0..200 {
+            // Explicit turns through legal_actions, apply and undo.
+            let mut turns = 0;
+            while !game.is_over() {
+                let mut joint = [Action::STAY; PLAYERS];
+                for (p, slot) in joint.iter_mut().enumerate() {
+                    game.legal_actions(p, &mut list);
+                    if let Some(&a) = rng.choose(&list) {
+                        *slot = a;
+                    }
+                }
+                game.apply(&joint);
+                turns += 1;
+            }
+            let _ = game.final_scores();
+            for _ in 0..turns {
+                assert!(game.undo());
+            }
+            // And the fast rollout.
+            let n = game.random_rollout(&mut rng);
+            game.undo_to(game.turn() - n);
+        }
+    });
+    assert_eq!(allocations, 0, "the hot path allocated");
+    assert_eq!(game.turn(), 0);
+}
+
+/// Random play with some invalid actions: every undo restores the exact
+/// earlier state (compared as whole games, history included).
+#[test]
+fn undo_restores_every_state_on_many_maps() {
+    for seed in 1..=40 {
+        let mut game = Pacman2::new(&Map::generate(seed));
+        let mut rng = Rng::new(u64::from(seed));
+        for _ in 0..5 {
+            let mut states = vec![game.clone()];
+            while !game.is_over() {
+                let mut joint = [Action::STAY; PLAYERS];
+                for (p, slot) in joint.iter_mut().enumerate() {
+                    *slot = if rng.below(30) == 0 {
+                        Action::from_code(i64::from(rng.below(12)) - 2) // sometimes invalid
+                    } else if game.is_alive(p) {
+                        game.random_action(p, &mut rng)
+                    } else {
+                        Action::STAY
+                    };
+                }
+                game.apply(&joint);
+                states.push(game.clone());
+            }
+            while let Some(want) = states.pop() {
+                assert!(game == want, "seed {seed}: undo to turn {}", want.turn());
+                if !states.is_empty() {
+                    assert!(game.undo());
+                }
+            }
+            assert!(!game.undo());
+        }
+    }
+}
+
+#[test]
+fn clone_and_apply_equals_apply_and_undo() {
+    let map = Map::generate(11);
+    let start = Pacman2::new(&map);
+    let mut rng = Rng::new(3);
+    let mut game = start.clone();
+    let mut moves = vec![];
+    while !game.is_over() {
+        let joint: Vec<Action> = (0..PLAYERS)
+            .map(|p| {
+                if game.is_alive(p) {
+                    game.random_action(p, &mut rng)
+                } else {
+                    Action::STAY
+                }
+            })
+            .collect();
+        game.apply(&joint);
+        moves.push(joint);
+    }
+    // Replay on a fresh clone.
+    let mut replay = start.clone();
+    for joint in &moves {
+        let before = replay.clone();
+        replay.apply(joint);
+        let mut back = replay.clone();
+        back.undo();
+        assert!(back == before);
+    }
+    assert!(replay == game);
+    // Through the Game trait.
+    let mut via_trait = start.clone();
+    for joint in &moves {
+        Game::apply(&mut via_trait, joint);
+    }
+    assert!(via_trait == game);
+    let mut scores = [0.0; 4];
+    Game::scores(&game, &mut scores);
+    assert_eq!(scores, game.final_scores());
+}
+
+#[test]
+fn game_trait_agrees_with_inherent_api() {
+    let game = Pacman2::new(&Map::generate(2));
+    assert_eq!(game.player_count(), 4);
+    let mut list: Actions = FixedList::new();
+    for p in 0..4 {
+        Game::legal_actions(&game, p, &mut list);
+        assert_eq!(list[0], Action::STAY);
+        // Strength 1 at the start: no shots yet.
+        assert!(list.iter().all(|a| !a.is_shot()));
+        for a in Action::ALL {
+            assert_eq!(list.contains(&a), game.is_valid(p, a), "player {p} {a:?}");
+        }
+        assert!(Game::is_active(&game, p));
+    }
+}
+
+#[test]
+fn scores_follow_botzone() {
+    // Strengths 23, 233, 233, 2333 rank 1, 2, 2, 4 (the wiki's example).
+    let s = [23i64, 233, 233, 2333];
+    let total: i64 = s.iter().sum();
+    let want: Vec<f64> = [1, 2, 2, 4]
+        .iter()
+        .zip(s)
+        .map(|(r, x)| (r * 1000 + 10000 * x / total) as f64 / 100.0)
+        .collect();
+    assert_eq!(want[0], (1000 + 10000 * 23 / 2822) as f64 / 100.0);
+    // At the start everyone has strength 1: all share rank 1, 25% each.
+    let game = Pacman2::new(&Map::generate(4));
+    assert_eq!(game.final_scores(), [35.0; 4]);
+}
+
+#[test]
+fn flat_mc_returns_a_legal_action_and_restores_the_game() {
+    let mut game = Pacman2::new(&Map::generate(9));
+    let before = game.clone();
+    let mut rng = Rng::new(5);
+    let deadline = Deadline::after(Duration::from_secs(10));
+    let limits = Limits {
+        max_rollouts: Some(900),
+        ..Limits::default()
+    };
+    let fast = flat_mc::search(&mut game, 2, &deadline, &mut rng, &mut RandomPolicy, limits);
+    assert!(game == before);
+    assert_eq!(fast.rollouts, 900);
+    assert!(game.is_valid(2, fast.best));
+    let total: u64 = fast.arms.iter().map(|a| a.visits).sum();
+    assert_eq!(total, 900);
+    let generic = flat_mc::search(
+        &mut game,
+        2,
+        &deadline,
+        &mut rng,
+        &mut UniformPolicy::default(),
+        limits,
+    );
+    assert!(game == before);
+    assert!(game.is_valid(2, generic.best));
+    // A passed deadline: no rollout, still a legal action.
+    let none = flat_mc::search(
+        &mut game,
+        1,
+        &Deadline::after(Duration::ZERO),
+        &mut rng,
+        &mut RandomPolicy,
+        Limits::default(),
+    );
+    assert_eq!(none.rollouts, 0);
+    assert_eq!(none.best, Action::STAY);
+}
+
+#[test]
+fn map_errors_name_the_part() {
+    let good = Map::generate(3).to_json();
+    let parse = |text: &str| Map::from_json(&Value::parse(text).unwrap());
+    assert!(parse(&good).is_ok());
+    let cases = [
+        (good.replace("\"width\":", "\"widthx\":"), "width: missing"),
+        (
+            good.replace("\"static\":[[", "\"static\":[[99,"),
+            "static[0]",
+        ),
+        (
+            good.replace("\"content\":[[", "\"content\":[\"x\",["),
+            "content",
+        ),
+        ("[1,2]".to_owned(), "expected an object"),
+    ];
+    for (text, want) in cases {
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.contains(want), "{err:?} should mention {want:?}");
+    }
+    // A map without player 3.
+    let mut map = Map::generate(3);
+    for row in map.content.iter_mut() {
+        for c in row.iter_mut() {
+            *c &= !8;
+        }
+    }
+    let err = Map::from_json(&Value::parse(&map.to_json()).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("player 3"), "{err}");
+}
+
+#[test]
+fn request_errors_name_the_part() {
+    let game = Pacman2::new(&Map::generate(3));
+    let req = |t: &str| Value::parse(t).unwrap();
+    let ok = game
+        .joint_from_request(
+            &req(r#"{"0":{"action":1},"1":{"action":-10},"2":{"action":-1},"3":{"action":7}}"#),
+            "requests[1]",
+        )
+        .unwrap();
+    assert_eq!(
+        ok,
+        [
+            Action::RIGHT,
+            Action::INVALID,
+            Action::STAY,
+            Action::SHOOT_LEFT
+        ]
+    );
+    let err = game
+        .joint_from_request(
+            &req(r#"{"0":{"action":1},"1":{"action":2},"2":{"action":"up"},"3":{"action":7}}"#),
+            "requests[4]",
+        )
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "requests[4].2.action: expected an integer, found a string"
+    );
+    let err = game
+        .joint_from_request(&req(r#"{"0":{"action":1}}"#), "requests[2]")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("player 1, who is alive"), "{err}");
+    let err = game
+        .joint_from_request(&req("[1]"), "request")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("request: expected an object"), "{err}");
+}
