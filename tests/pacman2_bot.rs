@@ -1,0 +1,322 @@
+//! `pacman_mc` tested as a program: the input samples of
+//! `input-samples/pacman2/` piped into the real binary, in traditional and
+//! keep-running mode, every answer checked for legality against the state
+//! the requests describe; bad input; and (release builds) the rollout count
+//! of a first turn.
+//!
+//! The samples are judge maps with legal random play. They are made by
+//! this file: `BOTZONE_WRITE_SAMPLES=1 cargo test --test pacman2_bot
+//! write_samples` rewrites them; otherwise `samples_are_consistent` checks
+//! them.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
+use botzone::rng::Rng;
+use serde_json::{json, Value as J};
+
+fn sample(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("input-samples/pacman2")
+        .join(name)
+}
+
+const FIRST_TURN: &str = "first-turn.json";
+const MID_GAME: &str = "mid-game.json";
+const KEEP_RUNNING: &str = "keep-running.txt";
+
+/// A judge-style game: the map of `seed`, `turns` turns of legal random
+/// play (or until the end). Returns the first request for `id`, the later
+/// requests (live players' actions), and `id`'s own actions.
+fn play(seed: u32, id: usize, turns: usize, rng_seed: u64) -> (J, Vec<J>, Vec<J>) {
+    let map = Map::generate(seed);
+    let first: J = serde_json::from_str(&map.to_json_with_id(Some(id))).unwrap();
+    let mut game = Pacman2::new(&map);
+    let mut rng = Rng::new(rng_seed);
+    let mut requests = vec![];
+    let mut mine = vec![];
+    while requests.len() < turns && !game.is_over() && game.is_alive(id) {
+        let mut joint = [Action::STAY; PLAYERS];
+        let mut req = serde_json::Map::new();
+        for (p, slot) in joint.iter_mut().enumerate() {
+            if game.is_alive(p) {
+                *slot = game.random_action(p, &mut rng);
+                req.insert(p.to_string(), json!({"action": slot.code()}));
+            }
+        }
+        mine.push(json!({"action": joint[id].code(), "tauntText": ""}));
+        game.apply(&joint);
+        requests.push(J::Object(req));
+    }
+    (first, requests, mine)
+}
+
+fn sample_texts() -> Vec<(&'static str, String)> {
+    // First turn: the judge map of seed 1, player 0.
+    let (first, _, _) = play(1, 0, 0, 0);
+    let first_turn = json!({"requests": [first], "responses": []}).to_string();
+    // Mid-game: the map of seed 2, player 2, 30 turns of history.
+    let (first, later, mine) = play(2, 2, 30, 2);
+    let mut requests = vec![first];
+    requests.extend(later);
+    let responses: Vec<J> = mine[..requests.len() - 1].to_vec();
+    let mid_game = json!({"requests": requests, "responses": responses}).to_string();
+    // Keep-running: the first input (map of seed 3, player 1), then one bare
+    // request per line for the following turns.
+    let (first, later, _) = play(3, 1, 12, 3);
+    let mut keep = json!({"requests": [first], "responses": []}).to_string();
+    keep.push('\n');
+    for r in &later {
+        keep.push_str(&r.to_string());
+        keep.push('\n');
+    }
+    vec![
+        (FIRST_TURN, first_turn + "\n"),
+        (MID_GAME, mid_game + "\n"),
+        (KEEP_RUNNING, keep),
+    ]
+}
+
+#[test]
+fn write_samples() {
+    if std::env::var("BOTZONE_WRITE_SAMPLES").is_err() {
+        return;
+    }
+    std::fs::create_dir_all(sample("")).unwrap();
+    for (name, text) in sample_texts() {
+        std::fs::write(sample(name), text).unwrap();
+    }
+}
+
+#[test]
+fn samples_are_consistent() {
+    for (name, text) in sample_texts() {
+        let have = std::fs::read_to_string(sample(name)).unwrap_or_default();
+        assert_eq!(
+            have, text,
+            "{name} differs: BOTZONE_WRITE_SAMPLES=1 rewrites it"
+        );
+    }
+}
+
+fn run_bot(input: &str, time_limit: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pacman_mc"));
+    cmd.env_remove("BOTZONE_TIME_LIMIT")
+        .env("BOTZONE_SEED", "12345")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(t) = time_limit {
+        cmd.env("BOTZONE_TIME_LIMIT", t);
+    }
+    let mut child = cmd.spawn().expect("start pacman_mc");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The answers on stdout (marker lines dropped).
+fn answers(out: &Output) -> Vec<J> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.starts_with(">>>BOTZONE"))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+/// The state a full input describes, and the player's id.
+fn state_of(requests: &[J]) -> (Pacman2, usize) {
+    let first = botzone::json::Value::parse(&requests[0].to_string()).unwrap();
+    let mut game = Pacman2::new(&Map::from_json(&first).unwrap());
+    let id = requests[0]["id"].as_u64().unwrap() as usize;
+    for r in &requests[1..] {
+        follow(&mut game, r);
+    }
+    (game, id)
+}
+
+fn follow(game: &mut Pacman2, request: &J) {
+    let r = botzone::json::Value::parse(&request.to_string()).unwrap();
+    let joint = game.joint_from_request(&r, "request").unwrap();
+    game.apply(&joint);
+}
+
+fn check_answer(game: &Pacman2, id: usize, answer: &J, budget_ms: u64) {
+    let response = &answer["response"];
+    let code = response["action"].as_i64().expect("an integer action");
+    assert!(
+        game.is_valid(id, Action::from_code(code)),
+        "illegal action {code} for player {id} at turn {}:\n{game}",
+        game.turn()
+    );
+    assert!(response["tauntText"].is_string());
+    let debug = answer["debug"].as_str().expect("debug");
+    let rollouts: u64 = debug
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("rollouts="))
+        .expect("rollouts= in debug")
+        .parse()
+        .unwrap();
+    assert!(rollouts > 0, "{debug}");
+    let ms: u64 = debug
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("ms="))
+        .expect("ms= in debug")
+        .parse()
+        .unwrap();
+    assert!(ms <= budget_ms, "{debug}: over the {budget_ms} ms limit");
+}
+
+#[test]
+fn first_turn_sample_traditional() {
+    let text = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let out = run_bot(&text, Some("0.2"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let input: J = serde_json::from_str(&text).unwrap();
+    let (game, id) = state_of(input["requests"].as_array().unwrap());
+    let a = answers(&out);
+    assert_eq!(a.len(), 1);
+    check_answer(&game, id, &a[0], 200);
+}
+
+#[test]
+fn mid_game_sample_rebuilds_the_history() {
+    let text = std::fs::read_to_string(sample(MID_GAME)).unwrap();
+    let out = run_bot(&text, Some("0.2"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let input: J = serde_json::from_str(&text).unwrap();
+    let (game, id) = state_of(input["requests"].as_array().unwrap());
+    assert_eq!(game.turn(), 30);
+    let a = answers(&out);
+    assert_eq!(a.len(), 1);
+    check_answer(&game, id, &a[0], 200);
+    assert!(a[0]["debug"].as_str().unwrap().contains("turn=30"));
+}
+
+#[test]
+fn keep_running_sample_answers_every_turn() {
+    let text = std::fs::read_to_string(sample(KEEP_RUNNING)).unwrap();
+    let out = run_bot(&text, Some("0.1"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    let a = answers(&out);
+    assert_eq!(a.len(), lines.len(), "one answer per request:\n{stdout}");
+    assert_eq!(
+        stdout.matches(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<").count(),
+        lines.len(),
+        "a marker after every answer"
+    );
+    let first: J = serde_json::from_str(lines[0]).unwrap();
+    let (mut game, id) = state_of(first["requests"].as_array().unwrap());
+    check_answer(&game, id, &a[0], 100);
+    for (line, answer) in lines[1..].iter().zip(&a[1..]) {
+        follow(&mut game, &serde_json::from_str(line).unwrap());
+        check_answer(&game, id, answer, 100);
+    }
+}
+
+#[test]
+fn multi_line_input_is_accepted() {
+    let text = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let v: J = serde_json::from_str(&text).unwrap();
+    let pretty = serde_json::to_string_pretty(&v).unwrap();
+    let out = run_bot(&pretty, Some("0.1"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(answers(&out).len(), 1);
+}
+
+#[test]
+fn bad_input_gives_an_error_and_a_legal_fallback() {
+    let first = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let v: J = serde_json::from_str(&first).unwrap();
+    let map_req = v["requests"][0].clone();
+    let cases = [
+        ("{\"requests\":[", "not JSON"),
+        ("hello\n", "not JSON"),
+        (
+            &*json!({"requests": [map_req.clone(), {"0": {"action": "up"}}], "responses": [{"action": 0}]}).to_string(),
+            "requests[1].0.action",
+        ),
+        (
+            &*json!({"requests": [{"id": 0, "width": 3}], "responses": []}).to_string(),
+            "requests[0]",
+        ),
+        (
+            &*json!({"requests": [{"0": {"action": 1}}], "responses": []}).to_string(),
+            "requests[0].id",
+        ),
+    ];
+    for (input, want) in cases {
+        let out = run_bot(input, Some("0.1"));
+        assert!(!out.status.success(), "{input}: should fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(want),
+            "{input}: stderr {err:?} should name {want:?}"
+        );
+        let a = answers(&out);
+        assert_eq!(
+            a.last().map(|a| a["response"]["action"].clone()),
+            Some(json!(-1)),
+            "{input}"
+        );
+    }
+    // A bad later request in keep-running mode: the earlier answer stands,
+    // then the fallback.
+    let input = format!("{}\n{{\"0\":{{\"action\":2}}}}\n", first.trim());
+    let out = run_bot(&input, Some("0.1"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("player 1, who is alive"));
+    assert_eq!(answers(&out).len(), 2);
+}
+
+/// The first turn of a match gets 2 s on Botzone; at least 50,000 rollouts
+/// must fit (release builds only: debug code is far slower).
+#[test]
+fn first_turn_runs_at_least_50000_rollouts() {
+    if cfg!(debug_assertions) {
+        eprintln!("skipped in debug builds (run cargo test --release)");
+        return;
+    }
+    let text = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let out = run_bot(&text, None);
+    assert!(out.status.success());
+    let a = answers(&out);
+    let input: J = serde_json::from_str(&text).unwrap();
+    let (game, id) = state_of(input["requests"].as_array().unwrap());
+    check_answer(&game, id, &a[0], 2000);
+    let debug = a[0]["debug"].as_str().unwrap();
+    let rollouts: u64 = debug
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("rollouts="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    eprintln!("first turn: {debug}");
+    assert!(rollouts >= 50_000, "{debug}");
+}
