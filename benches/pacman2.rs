@@ -1,2 +1,48 @@
-//! Placeholder bench (being written).
-fn main() {}
+//! Pacman2 rollouts with criterion: the C++ sample's benchmark work (random
+//! valid actions for every live player to the end of the game, the scores,
+//! then undo back to the start) on judge maps, and a single turn's apply
+//! plus undo.
+//!
+//! `cargo bench --bench pacman2`
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+
+use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
+use botzone::rng::Rng;
+
+fn playout(game: &mut Pacman2, rng: &mut Rng) -> (usize, f64) {
+    let turns = game.random_rollout(rng);
+    let score = game.final_scores()[0];
+    while game.undo() {}
+    (turns, score)
+}
+
+fn rollouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("pacman2");
+    group.throughput(Throughput::Elements(1));
+    for seed in [1u32, 2, 3] {
+        let map = Map::generate(seed);
+        let mut game = Pacman2::new(&map);
+        let mut rng = Rng::new(u64::from(seed));
+        // A bench that silently does nothing fails here.
+        let (turns, _) = playout(&mut game, &mut rng);
+        assert!(turns > 0 && game.turn() == 0);
+        group.bench_function(format!("playout_seed{seed}"), |b| {
+            b.iter(|| black_box(playout(black_box(&mut game), &mut rng)))
+        });
+    }
+    let map = Map::generate(1);
+    let mut game = Pacman2::new(&map);
+    let joint = [Action::RIGHT, Action::LEFT, Action::STAY, Action::DOWN];
+    assert!(game.apply(&joint) && game.undo());
+    group.bench_function("apply_undo", |b| {
+        b.iter(|| {
+            game.apply(black_box(&joint[..PLAYERS]));
+            game.undo()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, rollouts);
+criterion_main!(benches);
