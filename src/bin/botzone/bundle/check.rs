@@ -171,7 +171,7 @@ fn check_roots(
         let Some(root) = rf.segs.first() else {
             continue;
         };
-        if rf.is_macro && rf.segs.len() == 1 {
+        if (rf.is_macro && rf.segs.len() == 1) || (root.starts_with('$') && root != "$crate") {
             continue;
         }
         let external = if rf.leading_colon {

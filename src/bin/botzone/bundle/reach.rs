@@ -128,6 +128,10 @@ impl Scope {
                         i >= 1 && matches!(&toks[i - 1], TokenTree::Punct(p) if p.as_char() == '$');
                     let mut segs = vec![if dollar && id == "crate" {
                         "$crate".to_string()
+                    } else if dollar {
+                        // A macro_rules metavariable (`$name::new()`): its
+                        // value is not known here.
+                        format!("${id}")
                     } else {
                         id.to_string()
                     }];
