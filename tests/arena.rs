@@ -116,7 +116,7 @@ fn misbehaving_bots_get_their_verdicts_and_the_match_finishes() {
     run_match(
         "pacman2",
         &bots,
-        &["--games", "1", "--time-limit", "0.5"],
+        &["--games", "1", "--time-limit", "0.2"],
         &out,
     );
     assert!(start.elapsed() < Duration::from_secs(20));

@@ -63,6 +63,11 @@ pub struct MatchArgs {
     /// The most a bot may print in one turn, in KB.
     #[arg(long, default_value_t = 1024)]
     output_limit: usize,
+    /// Count wall-clock time against the time limit instead of CPU time
+    /// (by default a turn's CPU time counts, with a wall-clock backstop of
+    /// 3 x limit + 0.5 s, so that a busy machine gives no false TLE).
+    #[arg(long)]
+    wall_clock: bool,
     /// Stream results here, one JSON line per finished game.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -214,6 +219,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         time: Duration::from_secs_f64(args.time_limit),
         memory: args.memory_limit << 20,
         output: args.output_limit << 10,
+        cpu_clock: !args.wall_clock,
     };
     let mut standings = Standings::new(args.bots.clone(), n);
     let mut done: HashSet<usize> = HashSet::new();

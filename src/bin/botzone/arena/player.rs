@@ -159,12 +159,20 @@ impl JsonPlayer {
             }
         }
         let start = Instant::now();
-        let deadline = start + limit;
+        let deadline = start + self.limits.wall_cap(limit);
         let p = self.process.as_mut().expect("process started above");
+        let cpu_before = p.cpu_time();
         let outcome = p.read(Want::BotzoneTurn, deadline, self.limits.output);
         let (text, keep_running, memory_kb) = match outcome {
             ReadOutcome::Answer { text, keep_running } => {
+                let cpu = p
+                    .cpu_time()
+                    .zip(cpu_before)
+                    .map(|(a, b)| a.saturating_sub(b));
                 p.pause();
+                if self.limits.exceeded(limit, start.elapsed(), cpu) {
+                    return self.fail(Verdict::Tle, start, None);
+                }
                 (text, keep_running, None)
             }
             ReadOutcome::Eof(text) => {
@@ -172,6 +180,16 @@ impl JsonPlayer {
                     Some(e) => e,
                     None => return self.fail(Verdict::Tle, start, None),
                 };
+                if exit.success()
+                    && self.limits.exceeded(
+                        limit,
+                        start.elapsed().saturating_sub(EXIT_GRACE),
+                        Some(exit.cpu),
+                    )
+                {
+                    self.process = None;
+                    return self.fail(Verdict::Tle, start, None);
+                }
                 if !exit.success() {
                     let verdict = if p.looks_out_of_memory(&exit, self.limits.memory) {
                         Verdict::Mle

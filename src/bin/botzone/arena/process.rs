@@ -67,12 +67,53 @@ impl Verdict {
 /// The limits every bot process runs under.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Wall-clock time per turn (the first turn of a game gets twice this).
+    /// Time per turn (the first turn of a game gets twice this).
     pub time: Duration,
     /// Address-space limit in bytes (`setrlimit(RLIMIT_AS)`); 0 for none.
     pub memory: u64,
     /// The most a bot may print in one turn, in bytes.
     pub output: usize,
+    /// Count CPU time against the limit (with a wall-clock backstop of
+    /// [`Limits::wall_cap`]) instead of wall-clock time. CPU time keeps the
+    /// verdicts fair on a loaded machine.
+    pub cpu_clock: bool,
+}
+
+impl Limits {
+    /// How long a turn with time limit `limit` may last on the wall clock:
+    /// the limit itself, or with CPU-time accounting `3 * limit + 0.5 s`
+    /// (a bot that blocks or sleeps still times out).
+    pub fn wall_cap(&self, limit: Duration) -> Duration {
+        if self.cpu_clock {
+            limit * 3 + Duration::from_millis(500)
+        } else {
+            limit
+        }
+    }
+
+    /// Whether a turn that took `wall` on the clock and `cpu` of processor
+    /// time is over `limit`.
+    pub fn exceeded(&self, limit: Duration, wall: Duration, cpu: Option<Duration>) -> bool {
+        match (self.cpu_clock, cpu) {
+            (true, Some(cpu)) => cpu > limit || wall > self.wall_cap(limit),
+            _ => wall > self.wall_cap(limit),
+        }
+    }
+}
+
+/// The CPU time (user + system, with reaped children) of process `pid` so
+/// far, from `/proc/<pid>/stat`.
+pub fn cpu_time(pid: i32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) in parentheses.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // rest[0] is field 3 (state); utime is field 14, stime 15, cutime 16, cstime 17.
+    let tick = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
+    let ticks = tick(14)? + tick(15)? + tick(16)? + tick(17)?;
+    // SAFETY: sysconf only reads a system constant.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_micros(ticks * 1_000_000 / hz))
 }
 
 // ---------------------------------------------------------------------------
@@ -145,6 +186,8 @@ pub struct Exit {
     pub signal: Option<i32>,
     /// Peak resident set size in bytes.
     pub max_rss: u64,
+    /// CPU time used over the process's life (user + system).
+    pub cpu: Duration,
 }
 
 impl Exit {
@@ -317,6 +360,14 @@ impl BotProcess {
         })
     }
 
+    /// The CPU time the bot used so far (while it runs).
+    pub fn cpu_time(&self) -> Option<Duration> {
+        if self.exit.is_some() {
+            return None;
+        }
+        cpu_time(self.pid)
+    }
+
     /// Sends `text` to the bot's stdin (without waiting for it to be read).
     pub fn send(&mut self, text: &str) {
         if let Some(tx) = &self.input {
@@ -450,6 +501,11 @@ impl BotProcess {
                 code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
                 signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
                 max_rss: (usage.ru_maxrss.max(0) as u64) * 1024,
+                cpu: Duration::from_secs(
+                    usage.ru_utime.tv_sec.max(0) as u64 + usage.ru_stime.tv_sec.max(0) as u64,
+                ) + Duration::from_micros(
+                    usage.ru_utime.tv_usec.max(0) as u64 + usage.ru_stime.tv_usec.max(0) as u64,
+                ),
             };
             self.exit = Some(exit);
             // The shell is gone; anything left in its group goes too.
@@ -465,6 +521,7 @@ impl BotProcess {
                 code: None,
                 signal: None,
                 max_rss: 0,
+                cpu: Duration::ZERO,
             };
             self.exit = Some(exit);
             unregister(self.pid);
@@ -502,6 +559,7 @@ impl BotProcess {
             code: None,
             signal: Some(libc::SIGKILL),
             max_rss: 0,
+            cpu: Duration::ZERO,
         })
     }
 
@@ -544,6 +602,7 @@ mod tests {
             time: Duration::from_millis(500),
             memory: 256 << 20,
             output: 1 << 16,
+            cpu_clock: false,
         }
     }
 

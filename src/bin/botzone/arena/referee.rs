@@ -41,6 +41,7 @@ impl Referee for External {
             time: self.timeout,
             memory: 0,
             output: 64 << 20,
+            cpu_clock: false,
         };
         let mut p = BotProcess::spawn(&self.command, &limits)
             .map_err(|e| format!("judge `{}`: {e}", self.command))?;
