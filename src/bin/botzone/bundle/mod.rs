@@ -1,13 +1,20 @@
 //! `botzone bundle`: one .rs file for bare rustc.
 //!
-//! The bot's source and the library's modules are parsed with `syn`; the
-//! library modules the bot reaches (following `botzone::` paths in the bot
-//! and `crate::`/`super::`/`self::` paths inside each kept module, at module
-//! granularity) are inlined under `mod botzone { ... }` after the bot's own
-//! items, so that `botzone::x::y` paths in the bot keep working unchanged.
-//! Inside the library, `crate::` becomes `crate::botzone::`. Tests, doc
-//! comments and unreached modules are dropped, and the result is printed with
-//! `prettyplease`.
+//! The bot's source and the library's modules are parsed with `syn`
+//! ([`load`]). The library modules the bot reaches ([`reach`]: `botzone::`
+//! paths in the bot, in use trees, qualified paths, globs and macro
+//! arguments, then `crate::`/`super::`/`self::` paths inside each kept
+//! module, until nothing new is reached; module granularity) are inlined
+//! under `mod botzone { ... }` after the bot's own items ([`emit`]), so that
+//! `botzone::x::y` paths in the bot keep working unchanged. Inside the
+//! library `crate::` becomes `crate::botzone::`; `#[cfg(test)]` and
+//! `#[cfg(feature = ..)]` items, doc comments and unreached modules are
+//! dropped; `#[macro_export]` macros become path-scoped items re-exported
+//! from `botzone`; `env!("CARGO_PKG_*")` and `include_str!` become
+//! literals. What cannot be bundled (an external crate, a proc-macro derive
+//! or attribute, `include!`) is a clear error ([`check`]). The result is
+//! printed with `prettyplease`, indented with tabs, and names its crate
+//! (`#![crate_name]`) so that `rustc -O --edition 2021 x.bundle.rs` works.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -106,7 +113,12 @@ pub(crate) fn build(bot: &BotSource, lib_root: &Path) -> Result<Bundle, CliError
         bot_path: &bot.file,
         shown_path: bot
             .file
-            .strip_prefix(lib_root)
+            .strip_prefix(
+                bot.file
+                    .parent()
+                    .and_then(manifest::find_manifest_dir)
+                    .unwrap_or_else(|| lib_root.to_path_buf()),
+            )
             .ok()
             .or_else(|| bot.file.file_name().map(Path::new))
             .unwrap_or(&bot.file),
@@ -178,8 +190,16 @@ fn locate_bot(arg: &str, cwd: &Path) -> Result<BotSource, CliError> {
                 env: bot_env(root, arg)?,
             });
         }
-        let fallback = root.join("bots").join(format!("{arg}.rs"));
-        if fallback.is_file() {
+        // Cargo's auto-discovered binaries, then this SDK's bots/ folder.
+        let mut candidates = vec![
+            root.join("src/bin").join(format!("{arg}.rs")),
+            root.join("src/bin").join(arg).join("main.rs"),
+            root.join("bots").join(format!("{arg}.rs")),
+        ];
+        if manifest::package_field(&toml, "name").as_deref() == Some(arg) {
+            candidates.insert(0, root.join("src/main.rs"));
+        }
+        if let Some(fallback) = candidates.into_iter().find(|c| c.is_file()) {
             return Ok(BotSource {
                 name: arg.to_string(),
                 file: fallback.canonicalize()?,
