@@ -555,3 +555,69 @@ fn the_whole_library_bundles_and_compiles() {
     let out = run_bot(&exe, b"");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
 }
+
+/// The public modules of the library (`pub mod x;` / `pub mod x {`),
+/// found by reading src/ the way rustc does (x.rs or x/mod.rs).
+fn public_modules() -> Vec<String> {
+    fn walk(file: &Path, child_dir: &Path, prefix: &str, out: &mut Vec<String>) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in text.lines() {
+            let Some(rest) = line.trim().strip_prefix("pub mod ") else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let path = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}::{name}")
+            };
+            out.push(path.clone());
+            if rest[name.len()..].trim_start().starts_with(';') {
+                let flat = child_dir.join(format!("{name}.rs"));
+                let nested = child_dir.join(&name).join("mod.rs");
+                let child = if flat.is_file() { flat } else { nested };
+                walk(&child, &child_dir.join(&name), &path, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let src = root().join("src");
+    walk(&src.join("lib.rs"), &src, "", &mut out);
+    out
+}
+
+#[test]
+fn every_public_module_bundles_alone_and_type_checks() {
+    // A bot that glob-imports one module gets that module and what it
+    // reaches: if reachability missed a dependency, rustc says so.
+    let modules = public_modules();
+    assert!(
+        modules.contains(&"games::pacman2".to_string()),
+        "{modules:?}"
+    );
+    let dir = scratch("per-module");
+    for module in &modules {
+        let stem = module.replace("::", "_");
+        let bot = dir.join(format!("{stem}.rs"));
+        std::fs::write(
+            &bot,
+            format!("#[allow(unused_imports)]\nuse botzone::{module}::*;\n\nfn main() {{}}\n"),
+        )
+        .unwrap();
+        let (file, _) = bundle(bot.to_str().unwrap(), &dir, &stem);
+        let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+            .args(["--edition", "2021", "--emit=metadata", "--crate-type=bin"])
+            .arg(file.file_name().unwrap())
+            .current_dir(&dir)
+            .output()
+            .expect("run rustc");
+        assert!(
+            out.status.success(),
+            "the bundle of a bot using only botzone::{module} does not compile:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
