@@ -404,6 +404,11 @@ fn unreached_modules_are_left_out() {
     let (file, _) = bundle(fixture.to_str().unwrap(), &dir, "rng_only");
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("pub mod rng"));
+    assert!(
+        text.contains("    // A comment the bundle keeps."),
+        "{text}"
+    );
+    assert!(!text.contains("dropped_from_the_bundle"), "{text}");
     for other in [
         "mod games",
         "mod json",

@@ -19,6 +19,10 @@ pub(crate) struct Input<'a> {
     pub(crate) bot_name: &'a str,
     /// The bot's main file.
     pub(crate) bot_path: &'a Path,
+    /// Its text.
+    pub(crate) bot_text: &'a str,
+    /// Its text parsed, untouched.
+    pub(crate) bot_original: &'a syn::File,
     /// The bot's main file as the header names it.
     pub(crate) shown_path: &'a Path,
     /// The bot's parsed source (file modules inlined, cfg-false items out).
@@ -88,22 +92,20 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
     }
 
     let uses_unsafe = contains_unsafe(&quote::quote!(#bot));
-    let mut attrs: Vec<Attribute> = Vec::new();
+    let is_forbid_unsafe = |a: &Attribute| {
+        let text = quote::quote!(#a).to_string();
+        text.contains("forbid") && text.contains("unsafe_code")
+    };
+    // Attributes the bundle adds in front of the bot's own.
+    let mut added: Vec<Attribute> = Vec::new();
     // Without it rustc would take the crate name from the file name, and
     // `x.bundle` is not a valid one.
     let crate_name = crate_name(input.bot_name);
     if !bot.attrs.iter().any(|a| a.path().is_ident("crate_name")) {
-        attrs.push(parse_quote!(#![crate_name = #crate_name]));
+        added.push(parse_quote!(#![crate_name = #crate_name]));
     }
-    if !uses_unsafe {
-        attrs.push(parse_quote!(#![forbid(unsafe_code)]));
-    }
-    for a in &bot.attrs {
-        let text = quote::quote!(#a).to_string();
-        if a.path().is_ident("doc") || (text.contains("forbid") && text.contains("unsafe_code")) {
-            continue;
-        }
-        attrs.push(a.clone());
+    if !uses_unsafe && !bot.attrs.iter().any(is_forbid_unsafe) {
+        added.push(parse_quote!(#![forbid(unsafe_code)]));
     }
     let mut items = bot.items;
     if macro_use {
@@ -119,19 +121,53 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
             }
         }
     }
-    let any_lib = reached.emitted.iter().any(|e| *e);
-    if any_lib {
-        items.push(parse_quote! {
-            #[allow(dead_code, unused_imports, unused_macros)]
-            mod botzone {
-                #(#lib_items)*
+    // The bot's source as written (comments and layout kept) when the
+    // bundle changes nothing in it but cutting compiled-out items; else
+    // its rewritten syntax tree, printed.
+    let verbatim = verbatim_bot(input.bot_text, input.bot_original, &items);
+    let bot_text = match &verbatim {
+        Some(text) => {
+            let mut head = String::new();
+            for a in &added {
+                // `#![crate_name = "x"]`, `#![forbid(unsafe_code)]`
+                let tokens = quote::quote!(#a).to_string();
+                head.push_str(&tokens.replace("# ! [", "#![").replace(" (", "("));
+                head.push('\n');
             }
-        });
-    }
-    let file = syn::File {
-        shebang: None,
-        attrs,
-        items,
+            format!("{head}{}\n", text.trim_end())
+        }
+        None => {
+            let mut attrs = added;
+            attrs.extend(
+                bot.attrs
+                    .iter()
+                    .filter(|a| !a.path().is_ident("doc"))
+                    .cloned(),
+            );
+            tab_indent(&prettyplease::unparse(&syn::File {
+                shebang: None,
+                attrs,
+                items,
+            }))
+        }
+    };
+    let lib_text = if reached.emitted.iter().any(|e| *e) {
+        let file = syn::File {
+            shebang: None,
+            attrs: Vec::new(),
+            items: vec![parse_quote! {
+                #[allow(dead_code, unused_imports, unused_macros)]
+                mod botzone {
+                    #(#lib_items)*
+                }
+            }],
+        };
+        format!(
+            "\n// The botzone library: the modules the bot reaches.\n{}",
+            tab_indent(&prettyplease::unparse(&file))
+        )
+    } else {
+        String::new()
     };
     let modules: Vec<String> = (1..lib.modules.len())
         .filter(|&i| reached.emitted[i])
@@ -162,7 +198,39 @@ pub(crate) fn emit(input: &Input<'_>) -> Result<String, CliError> {
             modules.join(", ")
         }
     );
-    Ok(header + &tab_indent(&prettyplease::unparse(&file)))
+    Ok(format!("{header}{bot_text}{lib_text}"))
+}
+
+/// The bot's original text minus its top-level compiled-out items, if the
+/// bundle's version of the bot (`items`) is exactly that.
+fn verbatim_bot(text: &str, original: &syn::File, items: &[Item]) -> Option<String> {
+    use syn::spanned::Spanned;
+    if original.shebang.is_some() {
+        return None;
+    }
+    let mut cuts = Vec::new();
+    let kept: Vec<&Item> = original
+        .items
+        .iter()
+        .filter(|i| {
+            let out = super::load::item_attrs(i).is_some_and(|a| compiled_out(a));
+            if out {
+                cuts.push(i.span().byte_range());
+            }
+            !out
+        })
+        .collect();
+    if quote::quote!(#(#kept)*).to_string() != quote::quote!(#(#items)*).to_string() {
+        return None;
+    }
+    let mut out = text.to_string();
+    for range in cuts.into_iter().rev() {
+        if range.end > out.len() || !out.is_char_boundary(range.start) {
+            return None;
+        }
+        out.replace_range(range, "");
+    }
+    Some(out)
 }
 
 /// Re-indents prettyplease's output with a tab per level instead of four

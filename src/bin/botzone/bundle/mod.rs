@@ -102,6 +102,7 @@ pub(crate) fn build(bot: &BotSource, lib_root: &Path) -> Result<Bundle, CliError
     let lib = load::Library::load(&lib_root.join("src/lib.rs"))?;
     let lib_env = manifest::package_env(&lib_root.join("Cargo.toml"), "botzone", lib_root)?;
     let bot_dir = bot.file.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let original = bot_file.clone();
     let mut bot_file = load::strip_cfg_false_file(bot_file);
     bot_file.items = load::inline_bot_modules(bot_file.items, &bot.file, &bot_dir, &bot_dir)?;
     let bot_file = load::strip_cfg_false_file(bot_file);
@@ -111,6 +112,8 @@ pub(crate) fn build(bot: &BotSource, lib_root: &Path) -> Result<Bundle, CliError
     let text = emit::emit(&emit::Input {
         bot_name: &bot.name,
         bot_path: &bot.file,
+        bot_text: &text,
+        bot_original: &original,
         shown_path: bot
             .file
             .strip_prefix(
