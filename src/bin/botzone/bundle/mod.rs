@@ -12,8 +12,11 @@
 //! dropped; `#[macro_export]` macros become path-scoped items re-exported
 //! from `botzone`; `env!("CARGO_PKG_*")` and `include_str!` become
 //! literals. What cannot be bundled (an external crate, a proc-macro derive
-//! or attribute, `include!`) is a clear error ([`check`]). The result is
-//! printed with `prettyplease`, indented with tabs, and names its crate
+//! or attribute, `include!`) is a clear error ([`check`]). The bot's text
+//! is kept as written (comments and all, minus top-level `#[cfg(test)]`
+//! items) when nothing in it needs rewriting, else printed from its
+//! rewritten tree; the library part is printed with `prettyplease` and
+//! indented with tabs (a third of the bytes). The file names its crate
 //! (`#![crate_name]`) so that `rustc -O --edition 2021 x.bundle.rs` works.
 
 use std::collections::BTreeMap;
