@@ -37,6 +37,11 @@ const BOTS: &[(&str, &str, Compare)] = &[
 /// The seed and the per-turn time limit both programs run with.
 const SEED: &str = "20261121";
 const TIME_LIMIT: &str = "0.2";
+/// A fixed search budget (iterations per turn) for bots that honour
+/// `BOTZONE_ITERATIONS` (proposed, not read by any bot yet): with it and the
+/// seed, a search bot's answer no longer depends on speed, and its line in
+/// `BOTS` can say `Compare::Exact`.
+const ITERATIONS: &str = "300";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -102,6 +107,7 @@ fn run_bot(exe: &Path, input: &[u8]) -> Output {
     let mut child = Command::new(exe)
         .env("BOTZONE_SEED", SEED)
         .env("BOTZONE_TIME_LIMIT", TIME_LIMIT)
+        .env("BOTZONE_ITERATIONS", ITERATIONS)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
