@@ -38,7 +38,8 @@ mod reach;
 pub struct BundleArgs {
     /// A bot's name (a binary of this crate) or the path to its .rs file.
     bot: String,
-    /// Where to write the bundle (default: `<bot>.bundle.rs`).
+    /// Where to write the bundle (default: `<bot>.bundle.rs` in the current
+    /// directory; `-` for standard output).
     #[arg(short, long)]
     output: Option<std::path::PathBuf>,
 }
@@ -60,12 +61,23 @@ pub fn run(args: BundleArgs) -> Result<(), CliError> {
         .clone()
         .unwrap_or_else(|| cwd.join(format!("{}.bundle.rs", bot.name)));
     let bundle = build(&bot, &lib_root)?;
-    fs::write(&output, &bundle.text)
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    if output.as_os_str() == "-" {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(bundle.text.as_bytes())?;
+        stdout.flush()?;
+    } else {
+        fs::write(&output, &bundle.text)
+            .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    }
     let bytes = bundle.text.len();
     eprintln!(
         "wrote {}: {} bytes ({:.1} KB); library modules: {}",
-        output.display(),
+        if output.as_os_str() == "-" {
+            "standard output".to_string()
+        } else {
+            output.display().to_string()
+        },
         bytes,
         bytes as f64 / 1024.0,
         if bundle.modules.is_empty() {
