@@ -661,6 +661,20 @@ fn random_games_status_rebuild() {
 }
 
 #[test]
+fn stepping_past_the_end_and_tracking_a_long_game_never_panics() {
+    let mut st = State::new([(0, 0), (10, 10), (10, 0), (0, 10)]);
+    let first = Status::of(&st);
+    let mut tracker = Tracker::new(&first);
+    for _ in 0..250 {
+        turn(&mut st, ["s 0", "s 0", "s 0", "s 0"]);
+        let _ = tracker.observe(&first);
+    }
+    assert!(st.is_over());
+    assert_eq!(st.turn(), 100);
+    assert_eq!(tracker.state().turn(), 100);
+}
+
+#[test]
 fn no_allocation_in_apply_undo_legal_and_rollout() {
     let mut rng = Rng::new(3);
     let mut st = random_start(&mut rng);

@@ -332,6 +332,7 @@ impl Tracker {
     /// the differences between the prediction and `next` (empty when they
     /// agree); when they differ, the visible parts are taken from `next`.
     pub fn observe(&mut self, next: &Status) -> Vec<String> {
+        self.state.forget_history();
         let mut cands: [[Option<Command>; 3]; PLAYERS] = [[Some(Command::STAY); 3]; PLAYERS];
         let mut counts = [1usize; PLAYERS];
         for p in 0..PLAYERS {

@@ -801,11 +801,14 @@ impl State {
     /// Plays one turn. `orders[p]` is player `p`'s command, `None` for an
     /// unreadable one (which kills, steps 0). The commands of dead and
     /// trapped players are ignored. On a finished game this records an
-    /// empty turn (so that [`State::undo`] still pairs with it).
+    /// empty turn (so that [`State::undo`] still pairs with it) while the
+    /// history has room (101 turns), and then does nothing.
     pub fn step(&mut self, orders: &[Option<Command>; PLAYERS]) {
         let snap = self.snapshot();
-        self.history.push(snap);
-        if self.over {
+        // The history holds a whole game (100 turns and one more): only a
+        // caller that keeps stepping a finished game fills it, and then
+        // nothing happens.
+        if self.history.try_push(snap).is_err() || self.over {
             return;
         }
         let mut cmd = [Command::STAY; PLAYERS];
@@ -1012,6 +1015,12 @@ impl State {
             self.turn -= 1;
         }
         true
+    }
+
+    /// Forgets the undo history (the position stays): what a bot that
+    /// follows a game turn by turn does before searching.
+    pub fn forget_history(&mut self) {
+        self.history.clear();
     }
 
     /// Turns that [`State::undo`] can take back.
