@@ -5,9 +5,12 @@
 mod common;
 
 use botzone::games::enclosure::line_protocol::{parse_action, Status, Tracker};
+use botzone::games::enclosure::search;
 use botzone::games::enclosure::{Command, Commands, Dir, Pen, PenState, State, PLAYERS};
 use botzone::games::Game;
 use botzone::rng::Rng;
+use botzone::time::Deadline;
+use std::time::Duration;
 
 /// `"r 1"` -> the command; anything unreadable -> `None`.
 fn c(s: &str) -> Option<Command> {
@@ -691,7 +694,14 @@ fn no_allocation_in_apply_undo_legal_and_rollout() {
             let joint = [Command::STAY; PLAYERS];
             Game::apply(&mut st, &joint);
             Game::undo(&mut st);
+            let n = search::rollout(&mut st, 100, &mut rng);
+            for _ in 0..n {
+                st.undo();
+            }
         }
+        let deadline = Deadline::after(Duration::from_millis(20));
+        let choice = search::choose_command(&st, 0, &deadline, &mut rng);
+        assert!(choice.rollouts > 0);
     });
     assert_eq!(allocations, 0);
 }
