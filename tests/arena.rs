@@ -211,6 +211,7 @@ fn keep_running_and_fresh_process_bots_both_work() {
     }
 }
 
+/// Also: the bots of a turn in parallel give the same games.
 #[test]
 fn builtin_referee_and_judge_program_agree() {
     let dir = scratch("judge");
@@ -249,6 +250,7 @@ fn builtin_referee_and_judge_program_agree() {
                 "3",
                 "--judge",
                 &j,
+                "--parallel-seats",
             ],
             &b,
         );

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::player::JsonPlayer;
+use super::player::{JsonPlayer, Turn};
 use super::process::{Limits, Verdict};
 use super::referee::Referee;
 
@@ -29,6 +29,8 @@ pub struct Played {
 
 /// Plays one game. `initdata` is what the judge gets on its first turn
 /// (`{"seed":S}`); `commands[seat]` is the bot of each seat.
+/// `parallel_seats`: the bots of one turn run at the same time (else one
+/// after another, each with the machine to itself).
 ///
 /// # Errors
 /// When the referee fails or answers nonsense.
@@ -37,6 +39,7 @@ pub fn play(
     commands: &[String],
     limits: Limits,
     initdata: Value,
+    parallel_seats: bool,
 ) -> Result<Played, String> {
     let seed = initdata.get("seed").and_then(Value::as_u64);
     let mut players: Vec<JsonPlayer> = commands
@@ -99,8 +102,32 @@ pub fn play(
                     seats.push((seat, request));
                 }
                 seats.sort_by_key(|&(s, _)| s);
-                for (seat, request) in seats {
-                    let turn = players[seat].play(request.clone());
+                let turns: Vec<(usize, Turn)> = if parallel_seats {
+                    let wanted: Vec<Option<&Value>> = (0..players.len())
+                        .map(|s| seats.iter().find(|&&(seat, _)| seat == s).map(|&(_, r)| r))
+                        .collect();
+                    std::thread::scope(|scope| {
+                        let handles: Vec<_> = players
+                            .iter_mut()
+                            .zip(wanted)
+                            .enumerate()
+                            .filter_map(|(seat, (player, request))| {
+                                let request = request?.clone();
+                                Some((seat, scope.spawn(move || player.play(request))))
+                            })
+                            .collect();
+                        handles
+                            .into_iter()
+                            .map(|(seat, h)| (seat, h.join().expect("a seat's thread panicked")))
+                            .collect()
+                    })
+                } else {
+                    seats
+                        .into_iter()
+                        .map(|(seat, request)| (seat, players[seat].play(request.clone())))
+                        .collect()
+                };
+                for (seat, turn) in turns {
                     if turn.verdict != Verdict::Ok && verdicts[seat] == Verdict::Ok {
                         verdicts[seat] = turn.verdict;
                     }

@@ -63,6 +63,11 @@ pub struct MatchArgs {
     /// The most a bot may print in one turn, in KB.
     #[arg(long, default_value_t = 1024)]
     output_limit: usize,
+    /// Run the bots of one turn at the same time (Pacman2, Tank) instead of
+    /// one after another: faster with bots that take little CPU (such as
+    /// the wiki's samples), less fair to bots that search for a fixed time.
+    #[arg(long)]
+    parallel_seats: bool,
     /// Count wall-clock time against the time limit instead of CPU time
     /// (by default a turn's CPU time counts, with a wall-clock backstop of
     /// 3 x limit + 0.5 s, so that a busy machine gives no false TLE).
@@ -140,6 +145,7 @@ struct Setup {
     judge: Option<String>,
     log_dir: Option<PathBuf>,
     first_seed: u64,
+    parallel_seats: bool,
 }
 
 /// Plays game `index` and saves its log.
@@ -165,6 +171,7 @@ fn play_game(setup: &Setup, index: usize) -> Result<GameResult, String> {
                 &commands,
                 setup.limits,
                 json!({ "seed": seed }),
+                setup.parallel_seats,
             )?
         }
     };
@@ -292,6 +299,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         judge: args.judge.clone(),
         log_dir,
         first_seed: args.seed,
+        parallel_seats: args.parallel_seats,
     });
     process::install_cleanup_handler();
 
