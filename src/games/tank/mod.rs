@@ -101,35 +101,99 @@ pub const TANK_START: [[(usize, usize); TANKS_PER_SIDE]; SIDES] =
 pub const fn cell(x: usize, y: usize) -> usize {
     y * WIDTH + x
 }
-
-/// Marks a destroyed tank's position.
-const DEAD: u8 = u8::MAX;
-
-/// Direction steps up, right, down, left (the order of action codes).
-const DX: [i32; 4] = [0, 1, 0, -1];
-const DY: [i32; 4] = [-1, 0, 1, 0];
-
-/// `STEP[cell][dir]`: the neighbouring cell in direction `dir`, or `DEAD`
-/// off the board.
-const STEP: [[u8; 4]; CELLS] = {
-    let mut t = [[DEAD; 4]; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let x = (c % WIDTH) as i32;
-        let y = (c / WIDTH) as i32;
-        let mut d = 0;
-        while d < 4 {
-            let nx = x + DX[d];
-            let ny = y + DY[d];
-            if nx >= 0 && nx < WIDTH as i32 && ny >= 0 && ny < HEIGHT as i32 {
-                t[c][d] = (ny as usize * WIDTH + nx as usize) as u8;
-            }
-            d += 1;
-        }
-        c += 1;
+/// Cells are numbered on a board with a one-cell border, `PW` cells wide
+/// (padded index `(y + 1) * PW + x + 1`), so that every set of cells fits
+/// one `u128` bitboard and rays stop at the border without bounds checks.
+const PW: usize = WIDTH + 2;
+/// Padded indices are below this (bits 121..128 count as border).
+const IDX: usize = 127;
+/// The padded index of a destroyed tank (a border corner).
+const DEAD: u8 = 0;
+/// Padded index steps up, right, down, left (the order of action codes).
+const DELTA: [usize; 4] = [PW.wrapping_neg(), 1, PW, 1usize.wrapping_neg()];
+/// The step of each action by [`TankAction::index`] (masked by 15): zero
+/// unless a move.
+static MOVE_DELTA: [usize; 16] = [
+    0, DELTA[0], 1, PW, DELTA[3], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+/// [`TankAction::ALL`] padded to 16 entries (index masked by 15).
+static ACTION16: [TankAction; 16] = {
+    let mut t = [TankAction::Stay; 16];
+    let mut k = 0;
+    while k < 9 {
+        t[k] = TankAction::ALL[k];
+        k += 1;
     }
     t
 };
+/// The border cells (and the unused bits above the board).
+const BORDER: u128 = {
+    let mut m = 0u128;
+    let mut p = 0;
+    while p < 128 {
+        let (r, c) = (p / PW, p % PW);
+        if p >= PW * PW || r == 0 || r == PW - 1 || c == 0 || c == PW - 1 {
+            m |= 1 << p;
+        }
+        p += 1;
+    }
+    m
+};
+/// The padded indices of the bases.
+const BASE_P: [usize; SIDES] = [
+    pad(cell(BASE_POS[0].0, BASE_POS[0].1)),
+    pad(cell(BASE_POS[1].0, BASE_POS[1].1)),
+];
+/// The steel cells.
+const STEEL_MASK: u128 =
+    1 << pad(cell(STEEL_POS[0].0, STEEL_POS[0].1)) | 1 << pad(cell(STEEL_POS[1].0, STEEL_POS[1].1));
+/// What never changes: border and steel.
+const FIXED: u128 = BORDER | STEEL_MASK;
+/// `COLUMN[p]`: every padded cell in the column of `p`.
+static COLUMN: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut p = 0;
+    while p < 128 {
+        let mut q = p % PW;
+        while q < 128 {
+            t[p] |= 1 << q;
+            q += PW;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `SELECT[mask][k]`: the index of the `k`-th set bit of a 9-bit mask.
+static SELECT: [[u8; 16]; 512] = {
+    let mut t = [[0u8; 16]; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut k = 0;
+        let mut b = 0;
+        while b < 9 {
+            if m >> b & 1 == 1 {
+                t[m][k] = b as u8;
+                k += 1;
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The padded index of an unpadded cell index.
+#[inline]
+const fn pad(c: usize) -> usize {
+    (c / WIDTH + 1) * PW + c % WIDTH + 1
+}
+
+/// The unpadded cell index of a padded index inside the board.
+#[inline]
+const fn unpad(p: usize) -> usize {
+    (p / PW - 1) * WIDTH + p % PW - 1
+}
 
 /// One tank's action, with the judge's codes (`code()`): -1 stay, 0..3 move
 /// up, right, down, left, 4..7 shoot up, right, down, left.
@@ -315,20 +379,19 @@ impl std::error::Error for InvalidAction {}
 /// The three ints of the judge's `field`: bit `j` of int `i` is the brick at
 /// `x = (27 i + j) % 9`, `y = (27 i + j) / 9`.
 pub type Bricks = [u32; 3];
-
-/// What [`Field::undo`] needs to take one turn back.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct TurnRecord {
-    /// Tank cells before the turn.
-    pre_pos: [u8; 4],
-    /// Tank cells after the moves, before the shots.
-    mid_pos: [u8; 4],
-    /// Cells hit by shots (distinct) and what they held.
-    hit_cells: [u8; 4],
-    hit_items: [u8; 4],
-    hits: u8,
+/// Everything a turn changes except the turn number: what [`Field::undo`]
+/// restores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Core {
+    /// Bit `p` (padded index): a brick stands there.
+    bricks: u128,
+    /// Padded tank cells, `DEAD` once destroyed.
+    pos: [u8; 4],
+    /// Bit `i`: tank `i` is alive.
     alive: u8,
+    /// Bit `side`: that side's base stands.
     bases: u8,
+    /// Bit `i`: tank `i` shot last turn (so it may not shoot now).
     shot: u8,
 }
 
@@ -337,22 +400,16 @@ struct TurnRecord {
 /// Tanks are numbered `side * 2 + tank` (blue 0, blue 1, red 0, red 1)
 /// wherever one index is used. Equality compares the position and the
 /// history that undo can take back.
+///
+/// Inside, the field is bitboards: the bricks as one `u128` over a board
+/// with a border, the four tanks as cells, the bases as two bits; a turn
+/// is a few register operations and its undo record is the previous core.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
-    cells: [u8; CELLS],
-    /// Tank cells, `DEAD` once destroyed.
-    pos: [u8; 4],
-    /// Bit `i`: tank `i` is alive.
-    alive: u8,
-    /// Bit `side`: that side's base stands.
-    bases: u8,
-    /// Bit `i`: tank `i` shot last turn (so it may not shoot now).
-    shot: u8,
-    /// Bit `cell`: a brick stands there (kept for hashing and evaluation).
-    bricks: u128,
+    core: Core,
     turn: u16,
     max_turn: u16,
-    log: FixedList<TurnRecord, TURN_CAPACITY>,
+    log: FixedList<Core, TURN_CAPACITY>,
 }
 
 impl Field {
@@ -362,13 +419,15 @@ impl Field {
     }
 
     /// The start of a game on `bricks`, drawn after `max_turn` turns
-    /// (at most [`TURN_CAPACITY`]; larger values are clamped).
+    /// (at most [`TURN_CAPACITY`]; larger values are clamped). Bits above
+    /// 27 in each int are ignored, and the bases, steel and tanks replace
+    /// any brick on their cells, as in the judge.
     pub fn with_max_turn(bricks: Bricks, max_turn: u32) -> Field {
-        let mut cells = [item::NONE; CELLS];
+        let mut brick_bits = 0u128;
         for (i, &word) in bricks.iter().enumerate() {
             for j in 0..27 {
                 if word >> j & 1 == 1 {
-                    cells[27 * i + j] = item::BRICK;
+                    brick_bits |= 1 << pad(27 * i + j);
                 }
             }
         }
@@ -376,27 +435,20 @@ impl Field {
         for side in 0..SIDES {
             for tank in 0..TANKS_PER_SIDE {
                 let (x, y) = TANK_START[side][tank];
-                cells[cell(x, y)] = item::tank(side, tank);
-                pos[side * 2 + tank] = cell(x, y) as u8;
+                pos[side * 2 + tank] = pad(cell(x, y)) as u8;
+                brick_bits &= !(1 << pad(cell(x, y)));
             }
-            let (bx, by) = BASE_POS[side];
-            cells[cell(bx, by)] = item::BASE;
-            let (sx, sy) = STEEL_POS[side];
-            cells[cell(sx, sy)] = item::STEEL;
+            brick_bits &= !(1 << BASE_P[side]);
         }
-        let mut brick_bits = 0u128;
-        for (c, &v) in cells.iter().enumerate() {
-            if v == item::BRICK {
-                brick_bits |= 1 << c;
-            }
-        }
+        brick_bits &= !STEEL_MASK;
         Field {
-            cells,
-            pos,
-            alive: 0b1111,
-            bases: 0b11,
-            shot: 0,
-            bricks: brick_bits,
+            core: Core {
+                bricks: brick_bits,
+                pos,
+                alive: 0b1111,
+                bases: 0b11,
+                shot: 0,
+            },
             turn: 1,
             max_turn: max_turn.min(TURN_CAPACITY as u32) as u16,
             log: FixedList::new(),
@@ -428,57 +480,105 @@ impl Field {
     #[inline]
     pub fn at(&self, x: usize, y: usize) -> u8 {
         assert!(x < WIDTH && y < HEIGHT, "({x}, {y}) is off the board");
-        self.cells[cell(x, y)]
+        self.items(pad(cell(x, y)))
     }
 
-    /// All cells, indexed by [`cell`].
+    /// The items of cell index `c` (`y * WIDTH + x`).
+    ///
+    /// # Panics
+    /// When `c >= CELLS`.
     #[inline]
-    pub fn cells(&self) -> &[u8; CELLS] {
-        &self.cells
+    pub fn at_cell(&self, c: usize) -> u8 {
+        assert!(c < CELLS, "cell {c} is off the board");
+        self.items(pad(c))
+    }
+
+    /// The items at padded index `p`.
+    #[inline]
+    fn items(&self, p: usize) -> u8 {
+        let core = &self.core;
+        let mut v = (core.bricks >> p) as u8 & 1;
+        v |= ((STEEL_MASK >> p) as u8 & 1) << 1;
+        for (side, &b) in BASE_P.iter().enumerate() {
+            if b == p && core.bases >> side & 1 == 1 {
+                v |= item::BASE;
+            }
+        }
+        v | self.tanks_at(p) << 3
+    }
+
+    /// Bit `i` set for each live tank `i` at padded index `p`.
+    #[inline]
+    fn tanks_at(&self, p: usize) -> u8 {
+        let core = &self.core;
+        let mut m = 0u8;
+        for (i, &q) in core.pos.iter().enumerate() {
+            m |= u8::from(q as usize == p) << i;
+        }
+        m & core.alive
+    }
+
+    /// Every non-empty cell (and the border) as a padded bitboard.
+    #[inline]
+    fn occupancy(&self) -> u128 {
+        let core = &self.core;
+        let mut occ = core.bricks | FIXED;
+        occ |= u128::from(core.bases & 1) << BASE_P[BLUE];
+        occ |= u128::from(core.bases >> 1 & 1) << BASE_P[RED];
+        // A destroyed tank sits on border cell 0, already set.
+        for &q in &core.pos {
+            occ |= 1 << (q as usize & IDX);
+        }
+        occ
     }
 
     /// The bricks still standing, bit `cell(x, y)` set for each.
-    #[inline]
     pub fn brick_bits(&self) -> u128 {
-        self.bricks
+        let mut out = 0u128;
+        for c in 0..CELLS {
+            if self.core.bricks >> pad(c) & 1 == 1 {
+                out |= 1 << c;
+            }
+        }
+        out
     }
 
     /// Whether `tank` of `side` is alive.
     #[inline]
     pub fn tank_alive(&self, side: usize, tank: usize) -> bool {
-        self.alive >> (side * 2 + tank) & 1 == 1
+        self.core.alive >> (side * 2 + tank) & 1 == 1
     }
 
     /// Where `tank` of `side` is, `None` once destroyed.
     #[inline]
     pub fn tank_position(&self, side: usize, tank: usize) -> Option<(usize, usize)> {
-        let p = self.pos[side * 2 + tank];
-        (p != DEAD).then(|| (p as usize % WIDTH, p as usize / WIDTH))
+        self.tank_cell(side * 2 + tank)
+            .map(|c| (c % WIDTH, c / WIDTH))
     }
 
     /// The cell index of tank `i` (`side * 2 + tank`), `None` once destroyed.
     #[inline]
     pub fn tank_cell(&self, i: usize) -> Option<usize> {
-        let p = self.pos[i];
-        (p != DEAD).then_some(p as usize)
+        let p = self.core.pos[i];
+        (p != DEAD).then(|| unpad(p as usize))
     }
 
     /// Whether `tank` of `side` shot last turn (and so may not shoot now).
     #[inline]
     pub fn shot_last_turn(&self, side: usize, tank: usize) -> bool {
-        self.shot >> (side * 2 + tank) & 1 == 1
+        self.core.shot >> (side * 2 + tank) & 1 == 1
     }
 
     /// Whether the base of `side` stands.
     #[inline]
     pub fn base_alive(&self, side: usize) -> bool {
-        self.bases >> side & 1 == 1
+        self.core.bases >> side & 1 == 1
     }
 
     /// Whether `side` has lost (both tanks or its base destroyed).
     #[inline]
     fn failed(&self, side: usize) -> bool {
-        (self.alive >> (side * 2)) & 3 == 0 || self.bases >> side & 1 == 0
+        (self.core.alive >> (side * 2)) & 3 == 0 || self.core.bases >> side & 1 == 0
     }
 
     /// The result, as the sample's `GetGameResult`.
@@ -502,7 +602,10 @@ impl Field {
     /// Whether the game has ended.
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.outcome() != Outcome::Ongoing
+        // Every side keeps a tank and its base, and turns remain.
+        let alive = self.core.alive;
+        let tanks_ok = alive & 0b11 != 0 && alive & 0b1100 != 0;
+        !(tanks_ok && self.core.bases == 0b11 && self.turn <= self.max_turn)
     }
 
     /// Whether `action` is valid for `tank` of `side` now, as the sample's
@@ -512,39 +615,30 @@ impl Field {
     #[inline]
     pub fn is_valid(&self, side: usize, tank: usize, action: TankAction) -> bool {
         let i = side * 2 + tank;
-        let p = self.pos[i];
-        if p == DEAD {
-            return true;
-        }
-        match action {
-            TankAction::Stay => true,
-            a if a.is_shoot() => self.shot >> i & 1 == 0,
-            a => {
-                let to = STEP[p as usize][a as usize];
-                to != DEAD && self.cells[to as usize] == item::NONE
-            }
-        }
+        self.core.pos[i] == DEAD || self.valid_mask(i) >> action.index() & 1 == 1
     }
 
     /// The valid actions of tank `i` (`side * 2 + tank`) as a bit set over
     /// [`TankAction::index`]; only stay for a destroyed tank.
     #[inline]
     pub fn valid_mask(&self, i: usize) -> u16 {
-        let p = self.pos[i];
-        if p == DEAD {
-            return 1;
-        }
-        let mut mask = 1u16;
-        let step = &STEP[p as usize];
-        for (d, &to) in step.iter().enumerate() {
-            if to != DEAD && self.cells[to as usize] == item::NONE {
-                mask |= 2 << d;
-            }
-        }
-        if self.shot >> i & 1 == 0 {
-            mask |= 0b1_1110_0000;
-        }
-        mask
+        self.valid_mask_in(i, self.occupancy())
+    }
+
+    #[inline]
+    fn valid_mask_in(&self, i: usize, occ: u128) -> u16 {
+        // A destroyed tank sits on a border corner whose neighbours are all
+        // border cells, so only its shots need masking.
+        // One shift brings the 23 cells from `p - PW` to `p + PW` into a
+        // word: up is bit 0, left bit 10, right bit 12, down bit 22. A
+        // destroyed tank (cell 0) gets its moves masked off.
+        let core = &self.core;
+        let p = core.pos[i] as usize;
+        let live = u32::from(core.alive >> i & 1);
+        let w = !((occ >> (p.wrapping_sub(PW) & IDX)) as u32) & live.wrapping_neg();
+        let moves = (w & 1) << 1 | (w >> 12 & 1) << 2 | (w >> 22 & 1) << 3 | (w >> 10 & 1) << 4;
+        let can_shoot = u32::from((core.shot | !core.alive) >> i & 1 == 0);
+        (1 | moves | can_shoot * 0b1_1110_0000) as u16
     }
 
     /// Replaces `out` with the valid actions of `tank` of `side` (only
@@ -563,8 +657,9 @@ impl Field {
     /// `side` (tank 0's action varies slowest).
     pub fn legal_side_actions(&self, side: usize, out: &mut SideActions) {
         out.clear();
-        let m0 = self.valid_mask(side * 2);
-        let m1 = self.valid_mask(side * 2 + 1);
+        let occ = self.occupancy();
+        let m0 = self.valid_mask_in(side * 2, occ);
+        let m1 = self.valid_mask_in(side * 2 + 1, occ);
         let mut a = m0;
         while a != 0 {
             let i = a.trailing_zeros() as usize;
@@ -573,7 +668,7 @@ impl Field {
             while b != 0 {
                 let j = b.trailing_zeros() as usize;
                 b &= b - 1;
-                out.push(SideAction([TankAction::ALL[i], TankAction::ALL[j]]));
+                out.push(SideAction([ACTION16[i & 15], ACTION16[j & 15]]));
             }
         }
     }
@@ -613,6 +708,19 @@ impl Field {
         Ok(())
     }
 
+    /// The first occupied padded cell from `p` in direction `dir` (a border
+    /// cell when nothing is in the way), on occupancy `occ`.
+    #[inline]
+    fn ray(p: usize, dir: usize, occ: u128) -> usize {
+        let below = (1u128 << p) - 1;
+        match dir & 3 {
+            0 => IDX - ((occ & COLUMN[p] & below).leading_zeros() as usize),
+            1 => p + 1 + ((occ >> (p + 1)).trailing_zeros() as usize),
+            2 => p + PW + (((occ & COLUMN[p]) >> (p + PW)).trailing_zeros() as usize),
+            _ => IDX - ((occ & below).leading_zeros() as usize),
+        }
+    }
+
     /// Plays a joint turn `actions[side][tank]`, as the sample's `DoAction`:
     /// all moves first, then every shot from the new positions (the mutual
     /// shot rule: two lone tanks shooting at each other both survive), then
@@ -626,122 +734,67 @@ impl Field {
     #[inline]
     pub fn apply_unchecked(&mut self, actions: [[TankAction; 2]; 2]) {
         let acts = [actions[0][0], actions[0][1], actions[1][0], actions[1][1]];
-        let mut rec = TurnRecord {
-            pre_pos: self.pos,
-            alive: self.alive,
-            bases: self.bases,
-            shot: self.shot,
-            ..TurnRecord::default()
-        };
-        // 1. Moves.
+        self.log.push(self.core);
+        let core = &mut self.core;
+        // 1. Moves: a tank that stays, shoots or is dead moves by zero.
+        let mut shooters = 0u8;
         for (i, &a) in acts.iter().enumerate() {
-            if a.is_move() && self.pos[i] != DEAD {
-                let from = self.pos[i] as usize;
-                let to = STEP[from][a as usize];
-                if to == DEAD {
-                    continue;
-                }
-                let bit = 8u8 << i;
-                self.cells[from] &= !bit;
-                self.cells[to as usize] |= bit;
-                self.pos[i] = to;
-            }
+            let live = core.alive >> i & 1;
+            let delta = MOVE_DELTA[a.index() & 15] & (live as usize).wrapping_neg();
+            core.pos[i] = ((core.pos[i] as usize).wrapping_add(delta) & IDX) as u8;
+            shooters |= (u8::from(a.is_shoot()) & live) << i;
         }
-        rec.mid_pos = self.pos;
         // 2. Shots, all from the positions after the moves.
-        let mut shot = 0u8;
-        for (i, &a) in acts.iter().enumerate() {
-            if !a.is_shoot() || self.pos[i] == DEAD {
-                continue;
+        let occ = self.occupancy();
+        let core = &mut self.core;
+        let tanks_at = |p: usize| {
+            let mut m = 0u8;
+            for (i, &q) in core.pos.iter().enumerate() {
+                m |= u8::from(q as usize == p) << i;
             }
-            shot |= 1 << i;
-            let dir = (a as usize) & 3;
-            let from = self.pos[i] as usize;
-            let lone_here = !multiple(self.cells[from]);
-            let mut c = from;
-            loop {
-                let next = STEP[c][dir];
-                if next == DEAD {
-                    break;
+            m & core.alive
+        };
+        let mut hit = 0u128;
+        let mut left = shooters;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let dir = acts[i] as usize & 3;
+            let from = core.pos[i] as usize & IDX;
+            let c = Field::ray(from, dir, occ) & IDX;
+            let there = tanks_at(c);
+            if there != 0 && !multiple(there) && !multiple(tanks_at(from)) {
+                let theirs = acts[there.trailing_zeros() as usize & 3];
+                if theirs.is_shoot() && theirs as usize & 3 == (dir + 2) & 3 {
+                    continue; // mutual shot: both survive
                 }
-                c = next as usize;
-                let items = self.cells[c];
-                if items == item::NONE {
-                    continue;
-                }
-                if items & item::TANKS != 0 && lone_here && !multiple(items) {
-                    let j = (items.trailing_zeros() - 3) as usize;
-                    let theirs = acts[j];
-                    if theirs.is_shoot() && (theirs as usize) & 3 == (dir + 2) & 3 {
-                        break; // mutual shot: both survive
-                    }
-                }
-                let n = rec.hits as usize;
-                if !rec.hit_cells[..n].contains(&(c as u8)) {
-                    rec.hit_cells[n] = c as u8;
-                    rec.hits += 1;
-                }
-                break;
             }
+            hit |= 1 << c;
         }
-        // 3. Destruction.
-        for k in 0..rec.hits as usize {
-            let c = rec.hit_cells[k] as usize;
-            let items = self.cells[c];
-            rec.hit_items[k] = items;
-            if items & item::BRICK != 0 {
-                self.bricks &= !(1u128 << c);
-            }
-            if items & item::BASE != 0 {
-                self.bases &= if c == cell(BASE_POS[BLUE].0, BASE_POS[BLUE].1) {
-                    !1
-                } else {
-                    !2
-                };
-            }
-            let mut tanks = items & item::TANKS;
-            while tanks != 0 {
-                let j = (tanks.trailing_zeros() - 3) as usize;
-                tanks &= tanks - 1;
-                self.alive &= !(1 << j);
-                self.pos[j] = DEAD;
-            }
-            self.cells[c] = items & item::STEEL;
+        // 3. Destruction (border and steel cells are never destroyed).
+        core.bricks &= !hit;
+        core.bases &= !((hit >> BASE_P[BLUE]) as u8 & 1 | ((hit >> BASE_P[RED]) as u8 & 1) << 1);
+        for i in 0..4 {
+            let killed = (hit >> (core.pos[i] as usize & IDX)) as u8 & 1 & (core.alive >> i);
+            core.alive &= !(killed << i);
+            core.pos[i] &= killed.wrapping_sub(1);
         }
-        self.shot = shot;
+        core.shot = shooters;
         self.turn += 1;
-        self.log.push(rec);
     }
 
     /// Takes back the last turn, as the sample's `Revert`. Returns `false`
     /// (and changes nothing) at the start of the game.
     #[inline]
     pub fn undo(&mut self) -> bool {
-        let Some(rec) = self.log.pop() else {
-            return false;
-        };
-        for k in (0..rec.hits as usize).rev() {
-            let c = rec.hit_cells[k] as usize;
-            let items = rec.hit_items[k];
-            self.cells[c] = items;
-            if items & item::BRICK != 0 {
-                self.bricks |= 1u128 << c;
+        match self.log.pop() {
+            Some(core) => {
+                self.core = core;
+                self.turn -= 1;
+                true
             }
+            None => false,
         }
-        for i in 0..4 {
-            let (pre, mid) = (rec.pre_pos[i], rec.mid_pos[i]);
-            if pre != mid {
-                let bit = 8u8 << i;
-                self.cells[mid as usize] &= !bit;
-                self.cells[pre as usize] |= bit;
-            }
-        }
-        self.pos = rec.pre_pos;
-        self.alive = rec.alive;
-        self.bases = rec.bases;
-        self.shot = rec.shot;
-        self.turn -= 1;
-        true
     }
 
     /// A uniformly random valid action for every live tank (stay for the
@@ -749,18 +802,16 @@ impl Field {
     /// benchmark draws the same distribution by rejection.
     #[inline]
     pub fn random_turn(&self, rng: &mut Rng) -> [[TankAction; 2]; 2] {
+        let r0 = rng.next_u64();
+        let r1 = rng.next_u64();
+        let bits = [r0 as u32, (r0 >> 32) as u32, r1 as u32, (r1 >> 32) as u32];
+        let occ = self.occupancy();
         let mut out = [[TankAction::Stay; 2]; 2];
-        for i in 0..4 {
-            if self.pos[i] == DEAD {
-                continue;
-            }
-            let mut mask = self.valid_mask(i);
-            let mut k = rng.below(mask.count_ones());
-            while k > 0 {
-                mask &= mask - 1;
-                k -= 1;
-            }
-            out[i >> 1][i & 1] = TankAction::ALL[mask.trailing_zeros() as usize];
+        for (i, &r) in bits.iter().enumerate() {
+            let mask = self.valid_mask_in(i, occ);
+            let k = (u64::from(r) * u64::from(mask.count_ones())) >> 32;
+            let pick = SELECT[mask as usize & 511][k as usize & 15];
+            out[i >> 1][i & 1] = ACTION16[pick as usize & 15];
         }
         out
     }
@@ -784,12 +835,13 @@ impl Field {
     /// turn, turn number), for transposition tables.
     #[inline]
     pub fn key(&self) -> u64 {
-        let lo = self.bricks as u64;
-        let hi = (self.bricks >> 64) as u64;
-        let tanks = u64::from(u32::from_le_bytes(self.pos));
-        let flags = u64::from(self.alive)
-            | u64::from(self.bases) << 4
-            | u64::from(self.shot) << 8
+        let core = &self.core;
+        let lo = core.bricks as u64;
+        let hi = (core.bricks >> 64) as u64;
+        let tanks = u64::from(u32::from_le_bytes(core.pos));
+        let flags = u64::from(core.alive)
+            | u64::from(core.bases) << 4
+            | u64::from(core.shot) << 8
             | u64::from(self.turn) << 12;
         let mut h = mix(lo ^ 0x9e37_79b9_7f4a_7c15);
         h = mix(h ^ hi);
@@ -797,31 +849,26 @@ impl Field {
         h
     }
 
-    /// The first non-empty cell seen from `from` in direction `dir`
+    /// The first non-empty cell seen from cell `from` in direction `dir`
     /// (0 up .. 3 left), `None` when the ray leaves the board.
     #[inline]
     pub fn first_hit(&self, from: usize, dir: usize) -> Option<usize> {
-        let mut c = from;
-        loop {
-            let next = STEP[c][dir];
-            if next == DEAD {
-                return None;
-            }
-            c = next as usize;
-            if self.cells[c] != item::NONE {
-                return Some(c);
-            }
-        }
+        let c = Field::ray(pad(from), dir, self.occupancy());
+        (BORDER >> c & 1 == 0).then(|| unpad(c))
     }
 }
-
-/// The neighbour of `cell` in direction `dir` (0 up, 1 right, 2 down,
+/// The neighbour of cell `c` in direction `dir` (0 up, 1 right, 2 down,
 /// 3 left), `None` off the board.
 #[inline]
-pub fn step(cell: usize, dir: usize) -> Option<usize> {
-    let s = STEP[cell][dir];
-    (s != DEAD).then_some(s as usize)
+pub fn step(c: usize, dir: usize) -> Option<usize> {
+    let (x, y) = ((c % WIDTH) as i32 + DX[dir], (c / WIDTH) as i32 + DY[dir]);
+    (x >= 0 && x < WIDTH as i32 && y >= 0 && y < HEIGHT as i32)
+        .then(|| cell(x as usize, y as usize))
 }
+
+/// Direction steps up, right, down, left.
+const DX: [i32; 4] = [0, 1, 0, -1];
+const DY: [i32; 4] = [-1, 0, 1, 0];
 
 #[inline]
 fn multiple(items: u8) -> bool {
@@ -842,7 +889,7 @@ impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for y in 0..HEIGHT {
             for x in 0..WIDTH {
-                let ch = match self.cells[cell(x, y)] {
+                let ch = match self.at(x, y) {
                     item::NONE => '.',
                     item::BRICK => '#',
                     item::STEEL => '%',
@@ -890,7 +937,7 @@ impl Game for Field {
     }
 
     fn is_active(&self, player: usize) -> bool {
-        !self.is_over() && self.alive >> (player * 2) & 3 != 0
+        !self.is_over() && self.core.alive >> (player * 2) & 3 != 0
     }
 
     fn legal_actions(&self, player: usize, out: &mut SideActions) {
