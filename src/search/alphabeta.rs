@@ -1,1 +1,469 @@
-//! Placeholder (being written).
+//! Iterative-deepening alpha-beta over joint actions, for two-player
+//! simultaneous-move games ([`Game`] with `player_count() == 2`).
+//!
+//! Both players choose at once, which alpha-beta cannot model exactly; this
+//! search takes the conservative (max-min) view: at every turn our player
+//! commits to an action first and the opponent answers knowing it. The
+//! value of a position for us is
+//! `max over our actions a of min over their actions b of value(apply(a, b))`,
+//! a lower bound on what we can guarantee. One unit of depth is one whole
+//! turn (our action and the reply).
+//!
+//! - An [`Evaluator`] gives the static value of positions, their hash key,
+//!   and optionally scores actions for move ordering.
+//! - The transposition table is allocated once, in [`AlphaBeta::new`];
+//!   so is the per-ply storage. A search allocates nothing (as long as no
+//!   position has more legal actions than [`ACTION_CAPACITY`]).
+//! - The deadline is checked every few hundred nodes; the answer is the best
+//!   action of the deepest finished iteration, or of the unfinished one when
+//!   it has already found something better.
+//! - Move ordering: the transposition table's action first, then the
+//!   evaluator's scores; for the opponent, the last reply that refuted one
+//!   of our actions at the same ply (a killer) first.
+//!
+//! ```
+//! use botzone::games::tank::{bricks_from_seed, eval::TankEval, Field};
+//! use botzone::search::alphabeta::{AlphaBeta, Limits};
+//! use botzone::time::Deadline;
+//! use std::time::Duration;
+//!
+//! let mut field = Field::new(bricks_from_seed(1));
+//! let mut search = AlphaBeta::new(16);
+//! let mut eval = TankEval::new();
+//! let limits = Limits { max_depth: 1, ..Limits::default() };
+//! let deadline = Deadline::after(Duration::from_secs(10));
+//! let result = search.search(&mut field, 0, &mut eval, &deadline, limits);
+//! assert_eq!(result.depth, 1);
+//! assert!(field.check([result.best.0, [Default::default(); 2]]).is_ok());
+//! ```
+
+use crate::games::Game;
+use crate::time::Deadline;
+
+/// The value of a won game (minus the plies it takes, so that quicker wins
+/// score higher). Evaluations must stay well inside `±WIN / 2`.
+pub const WIN: i32 = 1_000_000;
+
+/// The legal actions per player per position that the preallocated storage
+/// holds without growing (81 covers Tank's 9 × 9 pairs).
+pub const ACTION_CAPACITY: usize = 128;
+
+/// The deepest search, in turns.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 256;
+
+const INF: i32 = i32::MAX / 2;
+
+/// What the search needs to know about a game beyond its rules.
+pub trait Evaluator<G: Game> {
+    /// The value of a position that is not over, for `me` (higher is
+    /// better), inside `±WIN / 2`.
+    fn evaluate(&mut self, game: &G, me: usize) -> i32;
+
+    /// A hash key of the position for the transposition table. Positions
+    /// with the same key are taken to be the same.
+    fn key(&mut self, game: &G) -> u64;
+
+    /// The value of a finished game for `me`. The default is the score
+    /// difference from [`Game::scores`], scaled so that any positive
+    /// difference is worth [`WIN`].
+    fn terminal(&mut self, game: &G, me: usize) -> i32 {
+        let mut scores = [0.0f64; 2];
+        game.scores(&mut scores);
+        let diff = scores[me] - scores[1 - me];
+        if diff > 0.0 {
+            WIN
+        } else if diff < 0.0 {
+            -WIN
+        } else {
+            0
+        }
+    }
+
+    /// Move-ordering scores for `actions` of `player` (higher is tried
+    /// first), written into `scores[..actions.len()]`. The default leaves
+    /// them all zero (the game's own order).
+    fn order(&mut self, game: &G, player: usize, actions: &[G::Action], scores: &mut [i32]) {
+        let _ = (game, player, actions);
+        scores.fill(0);
+    }
+}
+
+/// Bounds on a search besides the deadline.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The deepest iteration, in turns (at most [`MAX_DEPTH`]).
+    pub max_depth: u32,
+    /// Stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: MAX_DEPTH,
+            max_nodes: None,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchResult<A> {
+    /// The action to play.
+    pub best: A,
+    /// Its max-min value for the searching player.
+    pub value: i32,
+    /// The deepest iteration finished (0 when even depth 1 was cut short;
+    /// `best` is then the best ordered action found so far).
+    pub depth: u32,
+    /// Positions visited, all iterations together.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry<A> {
+    key: u64,
+    value: i32,
+    depth: u8,
+    bound: Bound,
+    best: A,
+}
+
+/// Per-ply storage: both players' actions with their ordering scores.
+struct Ply<A> {
+    ours: Vec<(i32, A)>,
+    theirs: Vec<(i32, A)>,
+    killer: Option<A>,
+}
+
+/// An alpha-beta searcher with its transposition table: build it once,
+/// then call [`AlphaBeta::search`] every turn.
+pub struct AlphaBeta<G: Game> {
+    table: Vec<Option<Entry<G::Action>>>,
+    plies: Vec<Ply<G::Action>>,
+    scratch_actions: G::Actions,
+    scratch_scores: Vec<i32>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Deadline>,
+    stopped: bool,
+}
+
+impl<G: Game> AlphaBeta<G> {
+    /// A searcher with a transposition table of `2^table_bits` entries
+    /// (allocated here, once; 20 bits is a few tens of MB).
+    ///
+    /// # Panics
+    /// When `table_bits > 30`.
+    pub fn new(table_bits: u32) -> Self {
+        assert!(table_bits <= 30, "transposition table too large");
+        let plies = (0..=MAX_DEPTH as usize + 1)
+            .map(|_| Ply {
+                ours: Vec::with_capacity(ACTION_CAPACITY),
+                theirs: Vec::with_capacity(ACTION_CAPACITY),
+                killer: None,
+            })
+            .collect();
+        AlphaBeta {
+            table: vec![None; 1 << table_bits],
+            plies,
+            scratch_actions: G::Actions::default(),
+            scratch_scores: vec![0; ACTION_CAPACITY],
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+        }
+    }
+
+    /// Forgets every stored position (a new game).
+    pub fn clear(&mut self) {
+        self.table.fill(None);
+    }
+
+    /// Searches `game` for player `me` (0 or 1) until the deadline or the
+    /// limits, and returns the best action found. `game` is left as it was
+    /// (every applied turn is undone).
+    ///
+    /// # Panics
+    /// When the game does not have two players.
+    pub fn search<E: Evaluator<G>>(
+        &mut self,
+        game: &mut G,
+        me: usize,
+        eval: &mut E,
+        deadline: &Deadline,
+        limits: Limits,
+    ) -> SearchResult<G::Action> {
+        assert_eq!(game.player_count(), 2, "alpha-beta needs two players");
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = Some(*deadline);
+        self.node_limit = limits.max_nodes.unwrap_or(u64::MAX);
+        for ply in &mut self.plies {
+            ply.killer = None;
+        }
+        // A fallback answer before any iteration: the best-ordered action.
+        self.generate(game, me, 0, true, eval, None);
+        let mut result = SearchResult {
+            best: self.plies[0].ours[0].1,
+            value: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        if game.is_over() {
+            return result;
+        }
+        let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
+        for depth in 1..=max_depth {
+            let (value, best, finished) = self.root(game, me, depth, eval, result.best);
+            if let Some(best) = best {
+                result.best = best;
+                result.value = value;
+            }
+            if !finished {
+                break;
+            }
+            result.depth = depth;
+            // A proven result cannot change with more depth.
+            if value.abs() >= WIN / 2 || deadline.passed() {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// One iteration at the root: (value, best action if any root action
+    /// was fully searched, whether the iteration finished).
+    fn root<E: Evaluator<G>>(
+        &mut self,
+        game: &mut G,
+        me: usize,
+        depth: u32,
+        eval: &mut E,
+        first: G::Action,
+    ) -> (i32, Option<G::Action>, bool) {
+        self.generate(game, me, 0, true, eval, Some(first));
+        self.generate(game, 1 - me, 0, false, eval, None);
+        let mut alpha = -INF;
+        let mut best = None;
+        for i in 0..self.plies[0].ours.len() {
+            let a = self.plies[0].ours[i].1;
+            let worst = self.reply(game, me, a, depth, 0, alpha, INF, eval);
+            if self.stopped {
+                return (alpha, best, false);
+            }
+            if worst > alpha || best.is_none() {
+                alpha = alpha.max(worst);
+                best = Some(a);
+            }
+        }
+        if let Some(b) = best {
+            let key = eval.key(game);
+            self.store(key, depth, alpha, Bound::Exact, b);
+        }
+        (alpha, best, true)
+    }
+
+    /// The opponent's best reply to our action `a` at `ply` (a min node):
+    /// returns at most `alpha` as soon as a reply holds us to `alpha`.
+    #[allow(clippy::too_many_arguments)]
+    fn reply<E: Evaluator<G>>(
+        &mut self,
+        game: &mut G,
+        me: usize,
+        a: G::Action,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        eval: &mut E,
+    ) -> i32 {
+        let mut worst = INF;
+        let n = self.plies[ply].theirs.len();
+        // The killer first, then the rest in order (skipping the killer).
+        let killer = self.plies[ply]
+            .killer
+            .filter(|k| self.plies[ply].theirs.iter().any(|&(_, b)| b == *k));
+        let mut joint = [a, a];
+        for k in 0..=n {
+            let b = match (k, killer) {
+                (0, Some(kb)) => kb,
+                (0, None) => continue,
+                (k, _) => {
+                    let b = self.plies[ply].theirs[k - 1].1;
+                    if Some(b) == killer {
+                        continue;
+                    }
+                    b
+                }
+            };
+            joint[me] = a;
+            joint[1 - me] = b;
+            game.apply(&joint);
+            let v = self.node(game, me, depth - 1, ply + 1, alpha, beta.min(worst), eval);
+            game.undo();
+            if self.stopped {
+                return worst;
+            }
+            if v < worst {
+                worst = v;
+                if worst <= alpha {
+                    self.plies[ply].killer = Some(b);
+                    break;
+                }
+            }
+        }
+        worst
+    }
+
+    /// A position `ply` turns below the root with `depth` turns to go (a
+    /// max node for `me`).
+    #[allow(clippy::too_many_arguments)]
+    fn node<E: Evaluator<G>>(
+        &mut self,
+        game: &mut G,
+        me: usize,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        eval: &mut E,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes % CLOCK_INTERVAL == 0 {
+            let late = self.deadline.is_some_and(|d| d.passed());
+            if late || self.nodes >= self.node_limit {
+                self.stopped = true;
+                return 0;
+            }
+        }
+        if game.is_over() {
+            let v = eval.terminal(game, me);
+            return v - v.signum() * ply as i32;
+        }
+        if depth == 0 {
+            return eval.evaluate(game, me);
+        }
+        let key = eval.key(game);
+        let mut tt_best = None;
+        if let Some(e) = self.table[key as usize & (self.table.len() - 1)] {
+            if e.key == key {
+                tt_best = Some(e.best);
+                if u32::from(e.depth) >= depth {
+                    match e.bound {
+                        Bound::Exact => return e.value,
+                        Bound::Lower if e.value >= beta => return e.value,
+                        Bound::Upper if e.value <= alpha => return e.value,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        self.generate(game, me, ply, true, eval, tt_best);
+        self.generate(game, 1 - me, ply, false, eval, None);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_action = self.plies[ply].ours[0].1;
+        for i in 0..self.plies[ply].ours.len() {
+            let a = self.plies[ply].ours[i].1;
+            let worst = self.reply(game, me, a, depth, ply, alpha, beta, eval);
+            if self.stopped {
+                return 0;
+            }
+            if worst > best {
+                best = worst;
+                best_action = a;
+                if best > alpha {
+                    alpha = best;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(key, depth, best, bound, best_action);
+        best
+    }
+
+    fn store(&mut self, key: u64, depth: u32, value: i32, bound: Bound, best: G::Action) {
+        let mask = self.table.len() - 1;
+        let slot = &mut self.table[key as usize & mask];
+        // Depth-preferred, but always replace another position's entry.
+        if let Some(e) = slot {
+            if e.key == key && u32::from(e.depth) > depth {
+                return;
+            }
+        }
+        *slot = Some(Entry {
+            key,
+            value,
+            depth: depth.min(255) as u8,
+            bound,
+            best,
+        });
+    }
+
+    /// Fills `plies[ply].ours` (or `.theirs`) with `player`'s legal actions
+    /// sorted by the evaluator's ordering scores, `first` in front.
+    fn generate<E: Evaluator<G>>(
+        &mut self,
+        game: &G,
+        player: usize,
+        ply: usize,
+        ours: bool,
+        eval: &mut E,
+        first: Option<G::Action>,
+    ) {
+        let mut actions = std::mem::take(&mut self.scratch_actions);
+        if game.is_active(player) {
+            game.legal_actions(player, &mut actions);
+        }
+        let list = if ours {
+            &mut self.plies[ply].ours
+        } else {
+            &mut self.plies[ply].theirs
+        };
+        list.clear();
+        if actions.is_empty() {
+            list.push((0, G::Action::default()));
+        } else {
+            if self.scratch_scores.len() < actions.len() {
+                self.scratch_scores.resize(actions.len(), 0);
+            }
+            let scores = &mut self.scratch_scores[..actions.len()];
+            eval.order(game, player, &actions, scores);
+            for (&a, &s) in actions.iter().zip(scores.iter()) {
+                let s = if Some(a) == first { i32::MAX } else { s };
+                list.push((s, a));
+            }
+            // Stable insertion sort, highest first (lists are short).
+            for i in 1..list.len() {
+                let mut j = i;
+                while j > 0 && list[j - 1].0 < list[j].0 {
+                    list.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+        self.scratch_actions = actions;
+    }
+}

@@ -1,1 +1,365 @@
-//! Placeholder: evaluation (being written).
+//! A static evaluation of Tank positions for search, and the minimax
+//! player that the `tank_minimax` bot runs.
+//!
+//! [`TankEval`] scores a position for one side as the difference of two
+//! sides' terms: tanks alive, how many turns each tank needs to destroy the
+//! enemy base (walking, and shooting its way through bricks; this covers the
+//! distance to the base and the bricks in between), clear lines of fire at
+//! the enemy base and at enemy tanks (worth more when the shooter may shoot
+//! now and the target may not answer), and the bases' exposure (the same
+//! lines seen from the other side). The attack-time maps depend only on the
+//! bricks and are cached.
+//!
+//! [`TankMinimax`] couples it with [`crate::search::alphabeta`].
+
+use super::{item, Field, SideAction, TankAction, BASE_POS, CELLS, HEIGHT, SIDES, WIDTH};
+use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult};
+use crate::time::Deadline;
+
+/// Unreachable in the attack-time maps.
+const FAR: u8 = 60;
+/// Cached attack-time map pairs (direct-mapped by the bricks' hash).
+const CACHE_SLOTS: usize = 1024;
+
+/// Weights of the evaluation, in the search's value units.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// Per live tank.
+    pub tank: i32,
+    /// Per turn the quickest tank needs to destroy the enemy base.
+    pub attack_time: i32,
+    /// Per turn the other tank needs.
+    pub second_attack_time: i32,
+    /// A clear line to the enemy base from a tank that may shoot now.
+    pub base_line_ready: i32,
+    /// The same from a tank that shot last turn.
+    pub base_line_cooling: i32,
+    /// A clear line to an enemy tank that may not shoot back this turn.
+    pub tank_line_free: i32,
+    /// A tank that may shoot now.
+    pub loaded: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            tank: 500,
+            attack_time: 12,
+            second_attack_time: 4,
+            base_line_ready: 400,
+            base_line_cooling: 150,
+            tank_line_free: 120,
+            loaded: 8,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct CacheSlot {
+    bricks: u128,
+    bases: u8,
+    /// `time[side][cell]`: turns a tank at `cell` needs to destroy the base
+    /// of `side` (walls as they stand, tanks ignored).
+    time: [[u8; CELLS]; SIDES],
+}
+
+/// The Tank evaluation (see the module documentation). Build one per bot;
+/// it owns its cache (allocated once, in [`TankEval::new`]).
+pub struct TankEval {
+    /// The weights.
+    pub weights: Weights,
+    cache: Vec<Option<CacheSlot>>,
+}
+
+impl Default for TankEval {
+    fn default() -> Self {
+        TankEval::new()
+    }
+}
+
+impl TankEval {
+    /// An evaluation with the default weights.
+    pub fn new() -> Self {
+        TankEval {
+            weights: Weights::default(),
+            cache: vec![None; CACHE_SLOTS],
+        }
+    }
+
+    /// Turns a tank at each cell needs to destroy the base of `side` on this
+    /// field's walls (see [`TankEval`]); [`u8`] 60 for never.
+    pub fn attack_times(&mut self, field: &Field) -> [[u8; CELLS]; SIDES] {
+        self.slot(field).time
+    }
+
+    fn slot(&mut self, field: &Field) -> &CacheSlot {
+        let bricks = field.core.bricks;
+        let bases = field.core.bases;
+        let h = (bricks as u64 ^ (bricks >> 64) as u64 ^ u64::from(bases))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let i = (h >> 54) as usize % CACHE_SLOTS;
+        let hit = matches!(&self.cache[i], Some(s) if s.bricks == bricks && s.bases == bases);
+        if !hit {
+            let time = [attack_map(field, 0), attack_map(field, 1)];
+            self.cache[i] = Some(CacheSlot {
+                bricks,
+                bases,
+                time,
+            });
+        }
+        self.cache[i].as_ref().expect("filled above")
+    }
+
+    /// The value of `field` for `side` (higher is better), not counting
+    /// whether the game is over.
+    pub fn value(&mut self, field: &Field, side: usize) -> i32 {
+        let w = self.weights;
+        let times = self.slot(field).time;
+        let mut total = 0;
+        for s in 0..SIDES {
+            let enemy = 1 - s;
+            let mut v = 0;
+            let mut best = FAR;
+            let mut other = FAR;
+            for t in 0..2 {
+                let i = s * 2 + t;
+                let Some(c) = field.tank_cell(i) else {
+                    continue;
+                };
+                v += w.tank;
+                let ready = !field.shot_last_turn(s, t);
+                if ready {
+                    v += w.loaded;
+                }
+                let at = times[enemy][c];
+                if at < best {
+                    other = best;
+                    best = at;
+                } else if at < other {
+                    other = at;
+                }
+                // Lines of fire.
+                for dir in 0..4 {
+                    let Some(h) = field.first_hit(c, dir) else {
+                        continue;
+                    };
+                    let items = field.at_cell(h);
+                    let (bx, by) = BASE_POS[enemy];
+                    if items & item::BASE != 0 && h == by * WIDTH + bx {
+                        v += if ready {
+                            w.base_line_ready
+                        } else {
+                            w.base_line_cooling
+                        };
+                    } else if items & item::TANKS != 0 {
+                        let enemy_bits = (items >> (3 + enemy * 2)) & 3;
+                        let own_bits = (items >> (3 + s * 2)) & 3;
+                        if enemy_bits != 0 && own_bits == 0 && ready {
+                            // Can the target answer along the same line?
+                            let answer = (0..2).any(|u| {
+                                enemy_bits >> u & 1 == 1 && !field.shot_last_turn(enemy, u)
+                            });
+                            if !answer {
+                                v += w.tank_line_free;
+                            }
+                        }
+                    }
+                }
+            }
+            if best < FAR {
+                v -= w.attack_time * i32::from(best);
+            } else {
+                v -= w.attack_time * i32::from(FAR);
+            }
+            v -= w.second_attack_time * i32::from(other.min(FAR));
+            total += if s == side { v } else { -v };
+        }
+        total
+    }
+
+    /// Move-ordering score of one tank's action for `side`'s tank `t`:
+    /// shots at the enemy base, then at enemy tanks, then moves that bring
+    /// the tank closer to destroying the base, then shots at bricks.
+    fn action_score(&mut self, field: &Field, side: usize, t: usize, a: TankAction) -> i32 {
+        let Some(c) = field.tank_cell(side * 2 + t) else {
+            return 0;
+        };
+        let enemy = 1 - side;
+        match a {
+            TankAction::Stay => 0,
+            a if a.is_shoot() => {
+                let dir = a.code() as usize & 3;
+                match field.first_hit(c, dir) {
+                    None => -20,
+                    Some(h) => {
+                        let items = field.at_cell(h);
+                        let (bx, by) = BASE_POS[enemy];
+                        if items & item::BASE != 0 {
+                            if h == by * WIDTH + bx {
+                                10_000
+                            } else {
+                                -10_000
+                            }
+                        } else if items & item::TANKS != 0 {
+                            let enemy_bits = (items >> (3 + enemy * 2)) & 3;
+                            if enemy_bits != 0 {
+                                5_000
+                            } else {
+                                -5_000
+                            }
+                        } else if items & item::BRICK != 0 {
+                            40
+                        } else {
+                            -20
+                        }
+                    }
+                }
+            }
+            a => {
+                let dir = a.code() as usize;
+                let times = &self.slot(field).time[enemy];
+                match super::step(c, dir) {
+                    Some(n) => 10 * (i32::from(times[c]) - i32::from(times[n])),
+                    None => -100,
+                }
+            }
+        }
+    }
+}
+
+/// Turns a tank at each cell needs to destroy the base of `side`: from a
+/// cell in line with the base, one shot per brick in between plus one for
+/// the base, a turn of cooling between shots (`2k + 1` turns for `k`
+/// bricks); elsewhere, one turn per move into an empty cell and two into a
+/// brick (shoot, then move) on the way to such a cell. Steel and bases
+/// block; tanks are ignored.
+fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
+    let mut time = [FAR; CELLS];
+    let (bx, by) = BASE_POS[side];
+    let base = by * WIDTH + bx;
+    if !field.base_alive(side) {
+        return time;
+    }
+    // Seeds: cells in line with the base.
+    for dir in 0..4 {
+        let mut bricks = 0u8;
+        let mut c = base;
+        while let Some(n) = super::step(c, dir) {
+            c = n;
+            let items = field.at_cell(c);
+            if items & (item::STEEL | item::BASE) != 0 {
+                break;
+            }
+            time[c] = time[c].min(2 * bricks + 1);
+            if items & item::BRICK != 0 {
+                bricks += 1;
+            }
+        }
+    }
+    // Relax to a fixed point (Bellman-Ford sweeps; the map is small).
+    let mut cost = [0u8; CELLS];
+    for (c, k) in cost.iter_mut().enumerate() {
+        let items = field.at_cell(c);
+        *k = if items & (item::STEEL | item::BASE) != 0 {
+            FAR
+        } else if items & item::BRICK != 0 {
+            2
+        } else {
+            1
+        };
+    }
+    loop {
+        let mut changed = false;
+        for y in 0..HEIGHT {
+            for x in 0..WIDTH {
+                let c = y * WIDTH + x;
+                if cost[c] >= FAR {
+                    continue;
+                }
+                for dir in 0..4 {
+                    if let Some(n) = super::step(c, dir) {
+                        if cost[n] < FAR && time[n] < FAR {
+                            let t = time[n] + cost[n];
+                            if t < time[c] {
+                                time[c] = t;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    time
+}
+
+impl Evaluator<Field> for TankEval {
+    fn evaluate(&mut self, game: &Field, me: usize) -> i32 {
+        self.value(game, me)
+    }
+
+    fn key(&mut self, game: &Field) -> u64 {
+        game.key()
+    }
+
+    fn order(&mut self, game: &Field, player: usize, actions: &[SideAction], scores: &mut [i32]) {
+        let mut per_tank = [[0i32; TankAction::COUNT]; 2];
+        for (t, row) in per_tank.iter_mut().enumerate() {
+            let mask = game.valid_mask(player * 2 + t);
+            for (k, s) in row.iter_mut().enumerate() {
+                if mask >> k & 1 == 1 {
+                    *s = self.action_score(game, player, t, TankAction::ALL[k]);
+                }
+            }
+        }
+        for (a, s) in actions.iter().zip(scores.iter_mut()) {
+            *s = per_tank[0][a.0[0].index()] + per_tank[1][a.0[1].index()];
+        }
+    }
+}
+
+/// The `tank_minimax` player: alpha-beta over joint actions with
+/// [`TankEval`], a preallocated transposition table and a deadline.
+pub struct TankMinimax {
+    search: AlphaBeta<Field>,
+    eval: TankEval,
+    /// Bounds on each search besides the deadline.
+    pub limits: Limits,
+}
+
+impl TankMinimax {
+    /// A player with a transposition table of `2^table_bits` entries.
+    pub fn new(table_bits: u32) -> Self {
+        TankMinimax {
+            search: AlphaBeta::new(table_bits),
+            eval: TankEval::new(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// The action for `side` on `field` (left as it was), found before
+    /// `deadline`. Always valid: it comes from the legal actions, and a
+    /// destroyed tank gets [`TankAction::Stay`].
+    pub fn choose(
+        &mut self,
+        field: &mut Field,
+        side: usize,
+        deadline: &Deadline,
+    ) -> SearchResult<SideAction> {
+        let mut result = self
+            .search
+            .search(field, side, &mut self.eval, deadline, self.limits);
+        // Belt and braces: never answer an invalid action.
+        for t in 0..2 {
+            if !field.tank_alive(side, t) {
+                result.best.0[t] = TankAction::Stay;
+            } else if !field.is_valid(side, t, result.best.0[t]) {
+                result.best.0[t] = TankAction::Stay;
+            }
+        }
+        result
+    }
+}
