@@ -442,9 +442,9 @@ pub struct Player {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct Dynamic {
     /// Cells with a small fruit.
-    small: u128,
+    small: Cells,
     /// Cells with a large fruit.
-    large: u128,
+    large: Cells,
     strength: [i32; PLAYERS],
     power_up_left: [i32; PLAYERS],
     generator_turn_left: i32,
@@ -475,11 +475,10 @@ struct Board {
     /// valid action is `roll[cell][below(1 + moves + 4 if strong)]`.
     roll: [[i8; 16]; 128],
     move_count: [u8; 128],
-    /// Cells a beam from this cell passes, per direction, as two 64-bit
-    /// words of a 128-bit cell set.
-    beam: [[[u64; 2]; 4]; 128],
+    /// Cells a beam from this cell passes, per direction.
+    beam: [[Cells; 4]; 128],
     /// Cells the generators fill (no generator cell).
-    spawn: u128,
+    spawn: Cells,
 }
 
 /// A Pacman2 game: the field, the players, and the turns played so far
@@ -515,27 +514,28 @@ impl PartialEq for Pacman2 {
     }
 }
 
-/// Set bits of a 128-bit cell set (without relying on a POPCNT
-/// instruction, which the default x86-64 target lacks).
-#[inline]
-fn popcount(mut x: u128) -> i32 {
-    let mut n = 0;
-    while x != 0 {
-        x &= x - 1;
-        n += 1;
-    }
-    n
-}
-
 #[inline(always)]
 fn bit(cell: u8) -> u128 {
     1u128 << (cell & 127)
 }
 
-/// Whether `cell` is in the 128-bit set `words`.
+/// A set of cells as two 64-bit words (cell `i` is bit `i % 64` of word
+/// `i / 64`): one shift per test, where a `u128` needs several.
+type Cells = [u64; 2];
+
 #[inline(always)]
-fn has(words: &[u64; 2], cell: u8) -> bool {
-    (words[(cell >> 6) as usize & 1] >> (cell & 63)) & 1 != 0
+fn words(x: u128) -> Cells {
+    [x as u64, (x >> 64) as u64]
+}
+
+#[inline(always)]
+fn has(c: &Cells, cell: u8) -> bool {
+    (c[(cell >> 6) as usize & 1] >> (cell & 63)) & 1 != 0
+}
+
+#[inline(always)]
+fn set(c: &mut Cells, cell: u8) {
+    c[(cell >> 6) as usize & 1] |= 1 << (cell & 63);
 }
 
 impl Pacman2 {
@@ -553,7 +553,7 @@ impl Pacman2 {
             roll: [[0; 16]; 128],
             move_count: [0; 128],
             beam: [[[0; 2]; 4]; 128],
-            spawn: 0,
+            spawn: [0; 2],
         };
         let idx = |r: usize, c: usize| (r * w + c) as u8;
         let wrap = |r: usize, c: usize, d: usize| {
@@ -604,11 +604,11 @@ impl Pacman2 {
                         }
                         mask |= bit(idx(rr, cc));
                     }
-                    board.beam[i][d] = [mask as u64, (mask >> 64) as u64];
+                    board.beam[i][d] = words(mask);
                 }
             }
         }
-        board.spawn = spawn & !generators;
+        board.spawn = words(spawn & !generators);
 
         let mut cur = Dynamic {
             generator_turn_left: map.constants.generator_interval,
@@ -619,11 +619,11 @@ impl Pacman2 {
                 let i = idx(r, c);
                 let content = map.content[r][c];
                 if content & SMALL_FRUIT != 0 {
-                    cur.small |= bit(i);
+                    set(&mut cur.small, i);
                     cur.small_fruit_count += 1;
                 }
                 if content & LARGE_FRUIT != 0 {
-                    cur.large |= bit(i);
+                    set(&mut cur.large, i);
                 }
                 for p in 0..PLAYERS {
                     if content & (1 << p) != 0 {
@@ -714,10 +714,10 @@ impl Pacman2 {
     pub fn content_at(&self, row: usize, col: usize) -> u8 {
         let i = (row * self.width() + col) as u8;
         let mut v = 0;
-        if self.cur.small & bit(i) != 0 {
+        if has(&self.cur.small, i) {
             v |= SMALL_FRUIT;
         }
-        if self.cur.large & bit(i) != 0 {
+        if has(&self.cur.large, i) {
             v |= LARGE_FRUIT;
         }
         for p in 0..PLAYERS {
@@ -839,29 +839,40 @@ impl Pacman2 {
         let d = &mut self.cur;
         let cost = b.constants.skill_cost;
 
+        // Who stands where: bit `p` of `occ[cell]` for each live player.
+        // Local and rebuilt every turn (zeroing 128 bytes is cheap), so
+        // undo has nothing to restore.
+        let mut occ = [0u8; 128];
+        for p in 0..PLAYERS {
+            occ[d.cell[p] as usize & 127] |= d.alive & (1 << p);
+        }
+
         // 0. Invalid actions kill; a stronger player on the target cell
         // turns a move into staying. `act` holds code + 1 (0 = stay).
         let mut act = [0usize; PLAYERS];
         let mut errored = 0u8;
         for p in 0..PLAYERS {
-            if d.alive & (1 << p) == 0 {
-                continue;
-            }
-            let code = (i32::from(joint[p].0) + 1) as u32;
+            // Dead players' codes become 0 (stay), which is always valid.
+            let live = d.alive & (1 << p) != 0;
+            let code = if live {
+                (i32::from(joint[p].0) + 1) as u32
+            } else {
+                0
+            };
             let cell = d.cell[p] as usize & 127;
             let ok = u32::from(b.valid[cell]) | if d.strength[p] > cost { 0x1e0 } else { 0 };
             if code >= 9 || (ok >> code) & 1 == 0 {
                 d.strength[p] = 0;
                 d.alive &= !(1 << p);
                 errored |= 1 << p;
+                occ[cell] &= !(1 << p);
                 continue;
             }
             let target = b.dest[cell][code as usize & 15];
+            let others = occ[target as usize & 127] & !(1 << p);
             let mut scared = false;
             for i in 0..PLAYERS {
-                scared |= (d.alive & (1 << i) != 0)
-                    & (d.cell[i] == target)
-                    & (d.strength[i] > d.strength[p]);
+                scared |= (others & (1 << i) != 0) & (d.strength[i] > d.strength[p]);
             }
             let is_move = code.wrapping_sub(1) < 4;
             act[p] = if scared & is_move { 0 } else { code as usize };
@@ -869,17 +880,20 @@ impl Pacman2 {
 
         // 1. Moves (dead players and non-moves stay put).
         for p in 0..PLAYERS {
-            d.cell[p] = b.dest[d.cell[p] as usize & 127][act[p] & 15];
+            let from = d.cell[p] as usize & 127;
+            let to = b.dest[from][act[p] & 15];
+            let me = d.alive & (1 << p);
+            occ[from] &= !me;
+            occ[to as usize & 127] |= me;
+            d.cell[p] = to;
         }
 
         // 2. Fights: on a shared cell the strongest eat the others.
         let alive = d.alive;
         let mut shared = false;
         for p in 0..PLAYERS {
-            for q in p + 1..PLAYERS {
-                shared |=
-                    (alive & (1 << p) != 0) & (alive & (1 << q) != 0) & (d.cell[p] == d.cell[q]);
-            }
+            let me = alive & (1 << p);
+            shared |= (me != 0) & (occ[d.cell[p] as usize & 127] != me);
         }
         if shared {
             let mut done = 0u8;
@@ -887,17 +901,16 @@ impl Pacman2 {
                 if alive & (1 << p) == 0 || done & (1 << p) != 0 {
                     continue;
                 }
-                let mut group = 0u8;
+                let group = occ[d.cell[p] as usize & 127];
+                done |= group;
+                if group & group.wrapping_sub(1) == 0 {
+                    continue;
+                }
                 let mut best = i32::MIN;
                 for q in 0..PLAYERS {
-                    if alive & (1 << q) != 0 && d.cell[q] == d.cell[p] {
-                        group |= 1 << q;
+                    if group & (1 << q) != 0 {
                         best = best.max(d.strength[q]);
                     }
-                }
-                done |= group;
-                if group.count_ones() < 2 {
-                    continue;
                 }
                 let mut looted = 0;
                 let mut winners = 0;
@@ -912,6 +925,7 @@ impl Pacman2 {
                         d.strength[q] -= drop;
                         looted += drop;
                         d.alive &= !(1 << q);
+                        occ[d.cell[q] as usize & 127] &= !(1 << q);
                     }
                 }
                 let inc = looted / winners;
@@ -930,34 +944,34 @@ impl Pacman2 {
         for p in 0..PLAYERS {
             shooters |= u8::from((d.alive & (1 << p) != 0) & (act[p] >= 5)) << p;
         }
-        if shooters != 0 || b.hit * 2 == cost * 3 {
+        if shooters != 0 {
             let mut targets = d.alive;
-            if errored != 0 {
-                for q in 0..PLAYERS {
-                    if errored & (1 << q) != 0 {
-                        let mut shared = false;
-                        for i in 0..PLAYERS {
-                            shared |= d.alive & (1 << i) != 0 && d.cell[i] == d.cell[q];
-                        }
-                        targets |= u8::from(shared) << q;
-                    }
-                }
+            for q in 0..PLAYERS {
+                let shared = occ[d.cell[q] as usize & 127] != 0;
+                targets |= u8::from((errored & (1 << q) != 0) & shared) << q;
             }
             if b.hit * 2 == cost * 3 {
-                let mut delta = [0i32; PLAYERS];
-                for p in 0..PLAYERS {
-                    let on = shooters & (1 << p) != 0;
-                    let beam = &b.beam[d.cell[p] as usize & 127][act[p].wrapping_sub(5) & 3];
-                    let mut hits = 0;
-                    for q in 0..PLAYERS {
-                        let hit = on & (targets & (1 << q) != 0) & has(beam, d.cell[q]);
-                        hits += i32::from(hit);
-                        delta[q] -= i32::from(hit) * b.hit;
-                    }
-                    delta[p] += hits * b.hit - i32::from(on) * cost;
+                // Where the targets stand: a beam that misses all of them
+                // (the usual case) needs no per-player test.
+                let mut spots: Cells = [0; 2];
+                for q in 0..PLAYERS {
+                    let on = u64::from(targets & (1 << q) != 0);
+                    let cell = d.cell[q];
+                    spots[(cell >> 6) as usize & 1] |= on << (cell & 63);
                 }
-                for p in 0..PLAYERS {
-                    d.strength[p] += delta[p];
+                let mut rest = shooters;
+                while rest != 0 {
+                    let p = rest.trailing_zeros() as usize & 3;
+                    rest &= rest - 1;
+                    let beam = &b.beam[d.cell[p] as usize & 127][act[p].wrapping_sub(5) & 3];
+                    d.strength[p] -= cost;
+                    if (beam[0] & spots[0]) | (beam[1] & spots[1]) != 0 {
+                        for q in 0..PLAYERS {
+                            let hit = (targets & (1 << q) != 0) & has(beam, d.cell[q]);
+                            d.strength[q] -= i32::from(hit) * b.hit;
+                            d.strength[p] += i32::from(hit) * b.hit;
+                        }
+                    }
                 }
             } else {
                 // An odd cost: the judge moves `cost * 1.5` through doubles,
@@ -977,23 +991,25 @@ impl Pacman2 {
                     }
                 }
             }
-        }
-
-        // Deaths (dead players keep their strength: 0, or below after an
-        // invalid action and a hit).
-        for p in 0..PLAYERS {
-            let die = (d.alive & (1 << p) != 0) & (d.strength[p] <= 0);
-            d.alive &= !(u8::from(die) << p);
-            d.strength[p] = if die { 0 } else { d.strength[p] };
+            // Deaths (dead players keep their strength: 0, or below after
+            // an invalid action and a hit).
+            for p in 0..PLAYERS {
+                let die = (d.alive & (1 << p) != 0) & (d.strength[p] <= 0);
+                d.alive &= !(u8::from(die) << p);
+                occ[d.cell[p] as usize & 127] &= !(u8::from(die) << p);
+                d.strength[p] = if die { 0 } else { d.strength[p] };
+            }
         }
 
         // 3. The generators' wave.
         d.generator_turn_left -= 1;
         if d.generator_turn_left == 0 {
             d.generator_turn_left = b.constants.generator_interval;
-            let new = b.spawn & !(d.small | d.large);
-            d.small |= new;
-            d.small_fruit_count += popcount(new);
+            for w in 0..2 {
+                let new = b.spawn[w] & !(d.small[w] | d.large[w]);
+                d.small[w] |= new;
+                d.small_fruit_count += new.count_ones() as i32;
+            }
         }
 
         // 4. Eating, only alone on a cell; 5. boosts wear off; deaths.
@@ -1002,15 +1018,12 @@ impl Pacman2 {
         let duration = b.constants.large_fruit_duration;
         for p in 0..PLAYERS {
             let cell = d.cell[p];
-            let mut alone = alive & (1 << p) != 0;
-            for q in 0..PLAYERS {
-                alone &= !((q != p) & (alive & (1 << q) != 0) & (d.cell[q] == cell));
-            }
-            let m = bit(cell);
-            let small = alone & (d.small & m != 0);
-            let large = alone & !small & (d.large & m != 0);
-            d.small &= !(if small { m } else { 0 });
-            d.large &= !(if large { m } else { 0 });
+            let alone = (alive & (1 << p) != 0) & (occ[cell as usize & 127] == 1 << p);
+            let (w, sh) = ((cell >> 6) as usize & 1, cell & 63);
+            let small = alone & ((d.small[w] >> sh) & 1 != 0);
+            let large = alone & !small & ((d.large[w] >> sh) & 1 != 0);
+            d.small[w] &= !(u64::from(small) << sh);
+            d.large[w] &= !(u64::from(large) << sh);
             d.small_fruit_count -= i32::from(small);
             let fresh = large & (d.power_up_left[p] == 0);
             d.strength[p] += i32::from(small) + i32::from(fresh) * enh;
