@@ -6,6 +6,23 @@ use std::time::{Duration, Instant};
 /// e.g. `0.2`) for local runs and tests.
 pub const TIME_LIMIT_VAR: &str = "BOTZONE_TIME_LIMIT";
 
+/// The environment variable that fixes a search's budget to a number of
+/// iterations (rollouts, nodes) per turn, for reproducible runs: with
+/// `BOTZONE_SEED` as well, a bot's answers no longer depend on the machine's
+/// speed. The deadline still applies.
+pub const ITERATIONS_VAR: &str = "BOTZONE_ITERATIONS";
+
+/// The iteration budget in `BOTZONE_ITERATIONS`, if it holds a positive
+/// integer.
+pub fn iteration_budget() -> Option<u64> {
+    std::env::var(ITERATIONS_VAR)
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&n| n > 0)
+}
+
 /// Botzone's time limit per turn for C/C++ (and what we assume for Rust).
 pub const DEFAULT_LIMIT: Duration = Duration::from_secs(1);
 
