@@ -792,3 +792,37 @@ fn referee_plays_the_statement_example() {
     assert!(expected.starts_with("[STATUS] 9 3 0 0 0 1 6 0 0 0 0 3 0 0 0 4 5 0 0 0 0\n"));
     assert!(expected.ends_with("[SCORE] 4 -7 2 1\n"));
 }
+
+#[test]
+fn duct_search_restores_the_game_and_allocates_only_up_front() {
+    use botzone::search::duct;
+    let mut rng = Rng::new(4);
+    let mut st = State::new([(2, 2), (8, 2), (2, 8), (8, 8)]);
+    let start = st.clone();
+    let deadline = Deadline::after(Duration::from_secs(30));
+    let mut run = |iterations: u64, st: &mut State| {
+        common::count_allocations(|| {
+            let config = duct::Config {
+                max_iterations: Some(iterations),
+                ..duct::Config::default()
+            };
+            duct::search(
+                st,
+                1,
+                &deadline,
+                &mut rng,
+                &mut search::RolloutPolicy,
+                config,
+            )
+        })
+    };
+    let (small, few) = run(20, &mut st);
+    let (big, many) = run(400, &mut st);
+    assert_eq!(small.rollouts, 20);
+    assert_eq!(big.rollouts, 400);
+    assert_eq!(few, many, "iterations allocate nothing");
+    assert_eq!(st, start);
+    assert!(!st.kills_itself(1, big.best));
+    let visits: u64 = big.arms.iter().map(|a| a.visits).sum();
+    assert_eq!(visits, 400);
+}

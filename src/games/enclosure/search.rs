@@ -262,3 +262,14 @@ pub fn choose_start(me: usize, deadline: &Deadline, rng: &mut Rng) -> Choice<(u8
         rollouts,
     }
 }
+
+/// [`policy`] as a [`crate::search::flat_mc::Policy`], for the generic
+/// searches (`search::flat_mc`, `search::duct`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RolloutPolicy;
+
+impl crate::search::flat_mc::Policy<State> for RolloutPolicy {
+    fn action(&mut self, game: &State, player: usize, rng: &mut Rng) -> Command {
+        policy(game, player, rng)
+    }
+}
