@@ -1,0 +1,318 @@
+//! Tank: the `tank_minimax` binary on the input samples (keep-running and
+//! traditional mode), bad input, the alpha-beta search against a brute-force
+//! max-min, and whole games of the bot's search against random play.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use botzone::games::tank::eval::{TankEval, TankMinimax};
+use botzone::games::tank::{bricks_from_seed, Field, SideAction, SideActions, TankAction};
+use botzone::games::Game;
+use botzone::rng::Rng;
+use botzone::search::alphabeta::{AlphaBeta, Evaluator, Limits};
+use botzone::time::Deadline;
+use serde_json::Value;
+
+fn bot() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_tank_minimax"))
+}
+
+fn sample(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("input-samples/tank")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs the bot on `stdin`; returns (exit ok, stdout lines, stderr).
+fn run(stdin: &str) -> (bool, Vec<String>, String) {
+    let mut child = Command::new(bot())
+        .env("BOTZONE_TIME_LIMIT", "0.05")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tank_minimax");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (
+        out.status.success(),
+        stdout.lines().map(str::to_owned).collect(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn bricks_of(v: &Value) -> [u32; 3] {
+    [0, 1, 2].map(|i| v["field"][i].as_u64().unwrap() as u32)
+}
+
+fn pair_of(v: &Value) -> [TankAction; 2] {
+    [0, 1].map(|i| TankAction::from_code(v[i].as_i64().unwrap()).unwrap())
+}
+
+/// Parses an answer line and checks it is a legal pair for `side`.
+fn legal_answer(line: &str, field: &Field, side: usize) -> [TankAction; 2] {
+    let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let debug = v["debug"].as_str().expect("debug");
+    assert!(
+        debug.contains("depth") && debug.contains("nodes"),
+        "{debug}"
+    );
+    let pair = pair_of(&v["response"]);
+    for (t, &a) in pair.iter().enumerate() {
+        assert!(
+            field.is_valid(side, t, a),
+            "{a:?} invalid for tank {t}\n{field}"
+        );
+        if !field.tank_alive(side, t) {
+            assert_eq!(a, TankAction::Stay);
+        }
+    }
+    pair
+}
+
+/// Rebuilds the field of a full input; returns it with our side.
+fn replay(input: &Value) -> (Field, usize) {
+    let requests = input["requests"].as_array().unwrap();
+    let side = requests[0]["mySide"].as_u64().unwrap() as usize;
+    let mut field = Field::new(bricks_of(&requests[0]));
+    for (i, req) in requests.iter().enumerate().skip(1) {
+        let mut joint = [[TankAction::Stay; 2]; 2];
+        joint[side] = pair_of(&input["responses"][i - 1]);
+        joint[1 - side] = pair_of(req);
+        field.try_apply(joint).unwrap();
+    }
+    (field, side)
+}
+
+#[test]
+fn answers_each_full_input_sample_legally() {
+    for name in [
+        "first_turn_blue.json",
+        "first_turn_red.json",
+        "midgame_history_red.json",
+    ] {
+        let text = sample(name);
+        let (ok, lines, err) = run(&text);
+        assert!(ok, "{name}: {err}");
+        assert_eq!(lines.len(), 2, "{name}: {lines:?}");
+        assert_eq!(lines[1], ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+        let (field, side) = replay(&serde_json::from_str(&text).unwrap());
+        legal_answer(&lines[0], &field, side);
+    }
+}
+
+#[test]
+fn keep_running_sequence_is_answered_legally_every_turn() {
+    let text = sample("keep_running_blue.txt");
+    let (ok, lines, err) = run(&text);
+    assert!(ok, "{err}");
+    let inputs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (mut field, side) = replay(&inputs[0]);
+    assert_eq!(lines.len(), 2 * inputs.len());
+    for (k, input) in inputs.iter().enumerate() {
+        if k > 0 {
+            let ours =
+                pair_of(&serde_json::from_str::<Value>(&lines[2 * (k - 1)]).unwrap()["response"]);
+            let mut joint = [[TankAction::Stay; 2]; 2];
+            joint[side] = ours;
+            joint[1 - side] = pair_of(input);
+            field.try_apply(joint).unwrap();
+        }
+        legal_answer(&lines[2 * k], &field, side);
+        assert_eq!(lines[2 * k + 1], ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+    }
+}
+
+#[test]
+fn traditional_mode_replays_the_whole_history_each_turn() {
+    // A fresh process per turn with the full history, against random play.
+    let mut rng = Rng::new(5);
+    let bricks = bricks_from_seed(9);
+    let mut field = Field::new(bricks);
+    let side = 1;
+    let mut requests = vec![serde_json::json!({"field": bricks, "mySide": side})];
+    let mut responses: Vec<Value> = Vec::new();
+    for _ in 0..6 {
+        if field.is_over() {
+            break;
+        }
+        let input = serde_json::json!({"requests": requests, "responses": responses});
+        let (ok, lines, err) = run(&input.to_string());
+        assert!(ok, "{err}");
+        let ours = legal_answer(&lines[0], &field, side);
+        let theirs = field.random_turn(&mut rng)[1 - side];
+        let mut joint = [[TankAction::Stay; 2]; 2];
+        joint[side] = ours;
+        joint[1 - side] = theirs;
+        field.try_apply(joint).unwrap();
+        responses.push(serde_json::json!([ours[0].code(), ours[1].code()]));
+        requests.push(serde_json::json!([theirs[0].code(), theirs[1].code()]));
+    }
+}
+
+#[test]
+fn bad_input_is_a_clear_error_with_a_legal_fallback() {
+    let cases = [
+        ("{\"requests\":[{\"field\":[1,2],\"mySide\":0}],\"responses\":[]}", "requests[0].field[2]"),
+        ("{\"requests\":[{\"field\":[1,2,3],\"mySide\":2}],\"responses\":[]}", "requests[0].mySide"),
+        ("{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[9,0]],\"responses\":[[-1,-1]]}", "requests[1][0]"),
+        // Red tank 0 at (6,8) cannot move down, off the board.
+        ("{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[2,-1]],\"responses\":[[-1,-1]]}", "requests[1][0]"),
+        // Our own earlier answer shot twice in a row.
+        (
+            "{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[-1,-1],[-1,-1]],\"responses\":[[6,-1],[6,-1]]}",
+            "responses[1][0]",
+        ),
+        ("{\"requests\":[{\"field\":[0,0,0],\"mySide\":0}],\"responses\":[]", "JSON"),
+    ];
+    for (input, needle) in cases {
+        let (ok, lines, err) = run(input);
+        assert!(!ok, "{input}: accepted");
+        assert!(
+            err.contains(needle),
+            "{input}: stderr {err:?} does not name {needle}"
+        );
+        assert_eq!(
+            lines.first().map(String::as_str),
+            Some("{\"response\":[-1,-1]}"),
+            "{input}"
+        );
+    }
+}
+
+/// Brute-force max-min to `depth` turns with the same evaluation.
+fn maxmin(f: &mut Field, me: usize, depth: u32, ply: i32, eval: &mut TankEval) -> i32 {
+    if f.is_over() {
+        let v = eval.terminal(f, me);
+        return v - v.signum() * ply;
+    }
+    if depth == 0 {
+        return eval.evaluate(f, me);
+    }
+    let (mut ours, mut theirs) = (SideActions::new(), SideActions::new());
+    f.legal_side_actions(me, &mut ours);
+    f.legal_side_actions(1 - me, &mut theirs);
+    let mut best = i32::MIN;
+    for &a in ours.iter() {
+        let mut worst = i32::MAX;
+        for &b in theirs.iter() {
+            let mut joint = [a, a];
+            joint[1 - me] = b;
+            Game::apply(f, &joint);
+            worst = worst.min(maxmin(f, me, depth - 1, ply + 1, eval));
+            f.undo();
+        }
+        best = best.max(worst);
+    }
+    best
+}
+
+#[test]
+fn alpha_beta_agrees_with_brute_force_max_min() {
+    let mut rng = Rng::new(11);
+    let far = Deadline::after(Duration::from_secs(600));
+    for seed in 1..=6u32 {
+        let mut f = Field::new(bricks_from_seed(seed));
+        for _ in 0..(seed * 3) {
+            let j = f.random_turn(&mut rng);
+            f.apply_unchecked(j);
+        }
+        if f.is_over() {
+            continue;
+        }
+        let before = f.clone();
+        for me in 0..2 {
+            let mut eval = TankEval::new();
+            let mut search = AlphaBeta::new(12);
+            let limits = Limits {
+                max_depth: 1,
+                ..Limits::default()
+            };
+            let r = search.search(&mut f, me, &mut eval, &far, limits);
+            assert_eq!(f, before, "search left the field changed");
+            assert_eq!(r.depth, 1);
+            assert_eq!(
+                r.value,
+                maxmin(&mut f, me, 1, 0, &mut eval),
+                "seed {seed} side {me}"
+            );
+        }
+    }
+    // Depth 2 on a position with one tank a side (9 x 9 actions a turn).
+    let mut f = Field::new([0; 3]);
+    use TankAction::*;
+    // Blue 1 shoots red 0 and red 1 shoots blue 0 (neither target fires).
+    f.try_apply([[Stay, DownShoot], [Stay, UpShoot]]).unwrap();
+    assert!(!f.tank_alive(0, 0) && !f.tank_alive(1, 0) && !f.is_over());
+    let mut eval = TankEval::new();
+    let mut search = AlphaBeta::new(14);
+    let limits = Limits {
+        max_depth: 2,
+        ..Limits::default()
+    };
+    let r = search.search(&mut f, 0, &mut eval, &far, limits);
+    assert_eq!(r.depth, 2);
+    assert_eq!(r.value, maxmin(&mut f, 0, 2, 0, &mut eval));
+}
+
+#[test]
+fn search_takes_an_immediate_win() {
+    use TankAction::*;
+    // Blue tank 1 walks from (6,0) down column 6, then to (5,8), next to the
+    // red base at (4,8): shooting left wins whatever red does.
+    let mut f = Field::new([0; 3]);
+    for a in [Down, Down, Down, Down, Down, Down, Down, Left, Down] {
+        f.try_apply([[Stay, a], [Stay, Stay]]).unwrap();
+    }
+    assert_eq!(f.tank_position(0, 1), Some((5, 8)));
+    let mut player = TankMinimax::new(14);
+    let d = Deadline::after(Duration::from_secs(30));
+    player.limits = Limits {
+        max_depth: 2,
+        ..Limits::default()
+    };
+    let r = player.choose(&mut f, 0, &d);
+    assert!(r.value >= botzone::search::alphabeta::WIN / 2, "{r:?}\n{f}");
+    assert_eq!(r.best.0[1], LeftShoot);
+}
+
+#[test]
+fn minimax_plays_whole_games_against_random_without_an_invalid_action() {
+    let mut rng = Rng::new(2024);
+    let mut player = TankMinimax::new(16);
+    player.limits = Limits {
+        max_depth: 8,
+        max_nodes: Some(3_000),
+    };
+    let far = Deadline::after(Duration::from_secs(600));
+    let mut results = Vec::new();
+    for game in 0..4u32 {
+        let me = (game % 2) as usize;
+        let mut f = Field::new(bricks_from_seed(100 + game));
+        while !f.is_over() {
+            let r = player.choose(&mut f, me, &far);
+            let SideAction(ours) = r.best;
+            let mut joint = f.random_turn(&mut rng);
+            joint[me] = ours;
+            f.check(joint)
+                .unwrap_or_else(|e| panic!("game {game}: {e}\n{f}"));
+            f.try_apply(joint).unwrap();
+        }
+        results.push((me, f.outcome()));
+    }
+    eprintln!("minimax vs random: {results:?}");
+}
