@@ -72,15 +72,20 @@ fn main() -> ExitCode {
                 eprintln!("enclosure_mc: {e}");
                 return ExitCode::FAILURE;
             }
-            Err(e) => {
-                // A bad STATUS still gets a harmless answer; a stray token
-                // outside a message gets none.
+            Err(
+                e @ ProtocolError::Unexpected {
+                    expected: "[START] or [STATUS]",
+                    ..
+                },
+            ) => {
+                // A stray token outside a message gets no answer.
                 eprintln!("enclosure_mc: bad input: {e}");
-                if e.to_string().contains("[START] or [STATUS]") {
-                    Ok(())
-                } else {
-                    send(&mut out, &action_line(Command::STAY))
-                }
+                Ok(())
+            }
+            Err(e) => {
+                // A bad STATUS still gets a harmless answer.
+                eprintln!("enclosure_mc: bad input: {e}");
+                send(&mut out, &action_line(Command::STAY))
             }
         };
         if let Err(e) = result {
