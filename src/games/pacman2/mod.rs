@@ -851,6 +851,7 @@ impl Pacman2 {
         // turns a move into staying. `act` holds code + 1 (0 = stay).
         let mut act = [0usize; PLAYERS];
         let mut errored = 0u8;
+        let mut shots = 0u8;
         for p in 0..PLAYERS {
             // Dead players' codes become 0 (stay), which is always valid.
             let live = d.alive & (1 << p) != 0;
@@ -869,13 +870,16 @@ impl Pacman2 {
                 continue;
             }
             let target = b.dest[cell][code as usize & 15];
-            let others = occ[target as usize & 127] & !(1 << p);
+            let is_move = code.wrapping_sub(1) < 4;
+            // Only a move can be scared (branch-free: moves onto occupied
+            // cells are too common to predict).
+            let others = occ[target as usize & 127] & 0u8.wrapping_sub(u8::from(is_move));
             let mut scared = false;
             for i in 0..PLAYERS {
                 scared |= (others & (1 << i) != 0) & (d.strength[i] > d.strength[p]);
             }
-            let is_move = code.wrapping_sub(1) < 4;
-            act[p] = if scared & is_move { 0 } else { code as usize };
+            act[p] = if scared { 0 } else { code as usize };
+            shots |= u8::from(code >= 5) << p;
         }
 
         // 1. Moves (dead players and non-moves stay put).
@@ -940,10 +944,7 @@ impl Pacman2 {
         // 2.5 Beams. Live players are hit, and (the judge, unlike the
         // sample) players who died this turn from an invalid action, when a
         // live player shares their cell.
-        let mut shooters = 0u8;
-        for p in 0..PLAYERS {
-            shooters |= u8::from((d.alive & (1 << p) != 0) & (act[p] >= 5)) << p;
-        }
+        let shooters = shots & d.alive;
         if shooters != 0 {
             let mut targets = d.alive;
             for q in 0..PLAYERS {
@@ -1020,24 +1021,36 @@ impl Pacman2 {
             let cell = d.cell[p];
             let alone = (alive & (1 << p) != 0) & (occ[cell as usize & 127] == 1 << p);
             let (w, sh) = ((cell >> 6) as usize & 1, cell & 63);
-            let small = alone & ((d.small[w] >> sh) & 1 != 0);
-            let large = alone & !small & ((d.large[w] >> sh) & 1 != 0);
-            d.small[w] &= !(u64::from(small) << sh);
-            d.large[w] &= !(u64::from(large) << sh);
+            // Branch-free: `spot` is this cell's bit when the player is
+            // alone on it; a small fruit goes first.
+            let spot = u64::from(alone) << sh;
+            let small = d.small[w] & spot;
+            let large = d.large[w] & spot & !d.small[w];
+            d.small[w] ^= small;
+            d.large[w] ^= large;
+            let (small, large) = (small != 0, large != 0);
             d.small_fruit_count -= i32::from(small);
             let fresh = large & (d.power_up_left[p] == 0);
             d.strength[p] += i32::from(small) + i32::from(fresh) * enh;
             d.power_up_left[p] += i32::from(large) * duration;
         }
+        let mut boosted = false;
         for p in 0..PLAYERS {
-            let live = alive & (1 << p) != 0;
-            let boosted = live & (d.power_up_left[p] > 0);
-            d.power_up_left[p] -= i32::from(boosted);
-            let ends = boosted & (d.power_up_left[p] == 0);
-            d.strength[p] -= i32::from(ends) * enh;
-            let die = live & (d.strength[p] <= 0);
-            d.alive &= !(u8::from(die) << p);
-            d.strength[p] = if die { 0 } else { d.strength[p] };
+            boosted |= (alive & (1 << p) != 0) & (d.power_up_left[p] > 0);
+        }
+        // Without a boost running, no strength changes here, so nobody
+        // dies either.
+        if boosted {
+            for p in 0..PLAYERS {
+                let live = alive & (1 << p) != 0;
+                let boosted = live & (d.power_up_left[p] > 0);
+                d.power_up_left[p] -= i32::from(boosted);
+                let ends = boosted & (d.power_up_left[p] == 0);
+                d.strength[p] -= i32::from(ends) * enh;
+                let die = live & (d.strength[p] <= 0);
+                d.alive &= !(u8::from(die) << p);
+                d.strength[p] = if die { 0 } else { d.strength[p] };
+            }
         }
 
         d.turn += 1;
