@@ -855,11 +855,7 @@ impl Pacman2 {
         for p in 0..PLAYERS {
             // Dead players' codes become 0 (stay), which is always valid.
             let live = d.alive & (1 << p) != 0;
-            let code = if live {
-                (i32::from(joint[p].0) + 1) as u32
-            } else {
-                0
-            };
+            let code = ((i32::from(joint[p].0) + 1) as u32) & 0u32.wrapping_sub(u32::from(live));
             let cell = d.cell[p] as usize & 127;
             let ok = u32::from(b.valid[cell]) | if d.strength[p] > cost { 0x1e0 } else { 0 };
             if code >= 9 || (ok >> code) & 1 == 0 {
