@@ -377,6 +377,7 @@ impl Map {
 
     /// Like [`Map::to_json`], with the player's `"id"` added first: the
     /// first request a bot receives.
+    #[allow(clippy::needless_range_loop)] // rows and columns of a grid
     pub fn to_json_with_id(&self, id: Option<usize>) -> String {
         use std::fmt::Write as _;
         let grid = |out: &mut String, g: &[[u8; MAX_SIDE]; MAX_SIDE]| {
@@ -827,6 +828,7 @@ impl Pacman2 {
     /// the game is already over; in release builds, applying to a finished
     /// game does nothing once 100 turns are on the stack.
     #[inline]
+    #[allow(clippy::needless_range_loop)] // players index several arrays
     pub fn apply(&mut self, joint: &[Action]) -> bool {
         let joint = [joint[0], joint[1], joint[2], joint[3]];
         debug_assert!(!self.is_over(), "apply on a finished game");
