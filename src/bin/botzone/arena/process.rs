@@ -491,11 +491,38 @@ impl BotProcess {
         if let Some(e) = self.exit {
             return Some(e);
         }
+        if options & libc::WNOHANG != 0 {
+            // Look without reaping: while the process is an unreaped zombie
+            // its pid (and group id) cannot be reused, so its group can
+            // still be killed safely.
+            // SAFETY: a zeroed siginfo is a valid value of this C struct.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: waitid on our own child with a valid out-pointer.
+            let r = unsafe {
+                libc::waitid(
+                    libc::P_PID,
+                    self.pid as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                )
+            };
+            // SAFETY: si_pid is set by waitid (0 when nothing has exited).
+            if r == 0 && unsafe { info.si_pid() } == 0 {
+                return None;
+            }
+        }
+        // The shell (or the bot it became) has ended or is being killed:
+        // anything left in its group goes too, before the pid is released.
+        // SAFETY: plain kill(2) on our own, not yet reaped, child's group.
+        unsafe {
+            libc::kill(-self.pid, libc::SIGKILL);
+        }
         let mut status: libc::c_int = 0;
         // SAFETY: a zeroed rusage is a valid value of this plain C struct.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: wait4 on our own child with valid out-pointers.
-        let r = unsafe { libc::wait4(self.pid, &mut status, options, &mut usage) };
+        // SAFETY: wait4 on our own child with valid out-pointers; the child
+        // has exited (or was just killed), so this does not block for long.
+        let r = unsafe { libc::wait4(self.pid, &mut status, 0, &mut usage) };
         if r == self.pid {
             let exit = Exit {
                 code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
@@ -508,11 +535,6 @@ impl BotProcess {
                 ),
             };
             self.exit = Some(exit);
-            // The shell is gone; anything left in its group goes too.
-            // SAFETY: plain kill(2) on our own child's process group.
-            unsafe {
-                libc::kill(-self.pid, libc::SIGKILL);
-            }
             unregister(self.pid);
             Some(exit)
         } else if r < 0 {
