@@ -276,7 +276,7 @@ impl BotProcess {
         // only makes async-signal-safe system calls: its own process group
         // (so that the arena can stop, continue and kill the bot with all
         // its children), the address-space limit Botzone applies, no core
-        // dumps, and death when the arena itself dies.
+        // dumps.
         unsafe {
             cmd.pre_exec(move || {
                 libc::setpgid(0, 0);
@@ -292,7 +292,8 @@ impl BotProcess {
                     rlim_max: 0,
                 };
                 libc::setrlimit(libc::RLIMIT_CORE, &core);
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // No PR_SET_PDEATHSIG: it fires when the spawning *thread*
+                // ends, and seats may be played from short-lived threads.
                 Ok(())
             });
         }
