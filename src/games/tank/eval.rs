@@ -93,7 +93,7 @@ impl TankEval {
     }
 
     fn slot(&mut self, field: &Field) -> &CacheSlot {
-        let bricks = field.core.bricks;
+        let bricks = field.core.walls;
         let bases = field.core.bases;
         let h = (bricks as u64 ^ (bricks >> 64) as u64 ^ u64::from(bases))
             .wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -354,9 +354,7 @@ impl TankMinimax {
             .search(field, side, &mut self.eval, deadline, self.limits);
         // Belt and braces: never answer an invalid action.
         for t in 0..2 {
-            if !field.tank_alive(side, t) {
-                result.best.0[t] = TankAction::Stay;
-            } else if !field.is_valid(side, t, result.best.0[t]) {
+            if !field.tank_alive(side, t) || !field.is_valid(side, t, result.best.0[t]) {
                 result.best.0[t] = TankAction::Stay;
             }
         }

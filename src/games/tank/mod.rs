@@ -149,6 +149,8 @@ const STEEL_MASK: u128 =
     1 << pad(cell(STEEL_POS[0].0, STEEL_POS[0].1)) | 1 << pad(cell(STEEL_POS[1].0, STEEL_POS[1].1));
 /// What never changes: border and steel.
 const FIXED: u128 = BORDER | STEEL_MASK;
+/// The base cells' bitboards.
+const BIT_BASES: [u128; SIDES] = [1 << BASE_P[BLUE], 1 << BASE_P[RED]];
 /// `COLUMN[p]`: every padded cell in the column of `p`.
 static COLUMN: [u128; 128] = {
     let mut t = [0u128; 128];
@@ -163,6 +165,32 @@ static COLUMN: [u128; 128] = {
     }
     t
 };
+
+/// `BIT[p]`: the bitboard of padded cell `p` alone (a load is cheaper than
+/// a variable 128-bit shift).
+static BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut p = 0;
+    while p < 128 {
+        t[p] = 1 << p;
+        p += 1;
+    }
+    t
+};
+
+/// `POPCOUNT[mask]`: the set bits of a 9-bit mask.
+static POPCOUNT: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = (m as u32).count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
+/// Multiplier of the neighbour gather in `valid_mask_in`.
+const GATHER: u64 = 1 << 22 | 1 << 11 | 1 << 2 | 1 << 15;
 
 /// `SELECT[mask][k]`: the index of the `k`-th set bit of a 9-bit mask.
 static SELECT: [[u8; 16]; 512] = {
@@ -383,8 +411,11 @@ pub type Bricks = [u32; 3];
 /// restores.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct Core {
-    /// Bit `p` (padded index): a brick stands there.
-    bricks: u128,
+    /// Bit `p` (padded index): a wall stands there: a brick, steel, a
+    /// live base or the border (everything but tanks).
+    walls: u128,
+    /// `walls` and the live tanks' cells: every non-empty cell.
+    occ: u128,
     /// Padded tank cells, `DEAD` once destroyed.
     pos: [u8; 4],
     /// Bit `i`: tank `i` is alive.
@@ -441,9 +472,10 @@ impl Field {
             brick_bits &= !(1 << BASE_P[side]);
         }
         brick_bits &= !STEEL_MASK;
-        Field {
+        let mut field = Field {
             core: Core {
-                bricks: brick_bits,
+                walls: brick_bits | FIXED | BIT[BASE_P[BLUE]] | BIT[BASE_P[RED]],
+                occ: 0,
                 pos,
                 alive: 0b1111,
                 bases: 0b11,
@@ -452,7 +484,9 @@ impl Field {
             turn: 1,
             max_turn: max_turn.min(TURN_CAPACITY as u32) as u16,
             log: FixedList::new(),
-        }
+        };
+        field.core.occ = Field::compute_occupancy(field.core.walls, &field.core.pos);
+        field
     }
 
     /// The turn number: 1 before any move, +1 per applied turn.
@@ -497,7 +531,7 @@ impl Field {
     #[inline]
     fn items(&self, p: usize) -> u8 {
         let core = &self.core;
-        let mut v = (core.bricks >> p) as u8 & 1;
+        let mut v = (self.bricks() >> p) as u8 & 1;
         v |= ((STEEL_MASK >> p) as u8 & 1) << 1;
         for (side, &b) in BASE_P.iter().enumerate() {
             if b == p && core.bases >> side & 1 == 1 {
@@ -521,22 +555,31 @@ impl Field {
     /// Every non-empty cell (and the border) as a padded bitboard.
     #[inline]
     fn occupancy(&self) -> u128 {
-        let core = &self.core;
-        let mut occ = core.bricks | FIXED;
-        occ |= u128::from(core.bases & 1) << BASE_P[BLUE];
-        occ |= u128::from(core.bases >> 1 & 1) << BASE_P[RED];
+        self.core.occ
+    }
+
+    /// `walls` and the tanks at `pos`, recomputed.
+    #[inline]
+    fn compute_occupancy(walls: u128, pos: &[u8; 4]) -> u128 {
         // A destroyed tank sits on border cell 0, already set.
-        for &q in &core.pos {
-            occ |= 1 << (q as usize & IDX);
-        }
-        occ
+        walls
+            | BIT[pos[0] as usize & IDX]
+            | BIT[pos[1] as usize & IDX]
+            | BIT[pos[2] as usize & IDX]
+            | BIT[pos[3] as usize & IDX]
+    }
+
+    /// The bricks as a padded bitboard.
+    #[inline]
+    fn bricks(&self) -> u128 {
+        self.core.walls & !(FIXED | BIT_BASES[BLUE] | BIT_BASES[RED])
     }
 
     /// The bricks still standing, bit `cell(x, y)` set for each.
     pub fn brick_bits(&self) -> u128 {
         let mut out = 0u128;
         for c in 0..CELLS {
-            if self.core.bricks >> pad(c) & 1 == 1 {
+            if self.bricks() >> pad(c) & 1 == 1 {
                 out |= 1 << c;
             }
         }
@@ -635,10 +678,14 @@ impl Field {
         let core = &self.core;
         let p = core.pos[i] as usize;
         let live = u32::from(core.alive >> i & 1);
-        let w = !((occ >> (p.wrapping_sub(PW) & IDX)) as u32) & live.wrapping_neg();
-        let moves = (w & 1) << 1 | (w >> 12 & 1) << 2 | (w >> 22 & 1) << 3 | (w >> 10 & 1) << 4;
+        let w = !((occ >> (p.wrapping_sub(PW) & IDX)) as u64)
+            & 0x40_1401
+            & u64::from(live).wrapping_neg();
+        // Gather bits 0 (up), 12 (right), 22 (down), 10 (left) into bits
+        // 22..26 with one multiplication (no two partial products collide).
+        let moves = ((w.wrapping_mul(GATHER) >> 22 & 0xf) << 1) as u32;
         let can_shoot = u32::from((core.shot | !core.alive) >> i & 1 == 0);
-        (1 | moves | can_shoot * 0b1_1110_0000) as u16
+        (1 | moves | (can_shoot * 0b1_1110_0000)) as u16
     }
 
     /// Replaces `out` with the valid actions of `tank` of `side` (only
@@ -745,8 +792,7 @@ impl Field {
             shooters |= (u8::from(a.is_shoot()) & live) << i;
         }
         // 2. Shots, all from the positions after the moves.
-        let occ = self.occupancy();
-        let core = &mut self.core;
+        let occ = Field::compute_occupancy(core.walls, &core.pos);
         let tanks_at = |p: usize| {
             let mut m = 0u8;
             for (i, &q) in core.pos.iter().enumerate() {
@@ -769,15 +815,25 @@ impl Field {
                     continue; // mutual shot: both survive
                 }
             }
-            hit |= 1 << c;
+            hit |= BIT[c];
         }
         // 3. Destruction (border and steel cells are never destroyed).
-        core.bricks &= !hit;
-        core.bases &= !((hit >> BASE_P[BLUE]) as u8 & 1 | ((hit >> BASE_P[RED]) as u8 & 1) << 1);
-        for i in 0..4 {
-            let killed = (hit >> (core.pos[i] as usize & IDX)) as u8 & 1 & (core.alive >> i);
-            core.alive &= !(killed << i);
-            core.pos[i] &= killed.wrapping_sub(1);
+        // Tanks stand where `occ` has a bit and `walls` has none.
+        let tanks_hit = hit & occ & !core.walls;
+        let cleared = hit & !FIXED;
+        core.walls &= !cleared;
+        // Every hit cell is emptied (steel and border aside).
+        core.occ = occ & !cleared;
+        let blue_base = u8::from(hit & BIT_BASES[BLUE] != 0);
+        let red_base = u8::from(hit & BIT_BASES[RED] != 0);
+        core.bases &= !(blue_base | red_base << 1);
+        if tanks_hit != 0 {
+            for i in 0..4 {
+                let at = BIT[core.pos[i] as usize & IDX];
+                let killed = u8::from(hit & at != 0) & (core.alive >> i);
+                core.alive &= !(killed << i);
+                core.pos[i] &= killed.wrapping_sub(1);
+            }
         }
         core.shot = shooters;
         self.turn += 1;
@@ -809,7 +865,7 @@ impl Field {
         let mut out = [[TankAction::Stay; 2]; 2];
         for (i, &r) in bits.iter().enumerate() {
             let mask = self.valid_mask_in(i, occ);
-            let k = (u64::from(r) * u64::from(mask.count_ones())) >> 32;
+            let k = (u64::from(r) * u64::from(POPCOUNT[mask as usize & 511])) >> 32;
             let pick = SELECT[mask as usize & 511][k as usize & 15];
             out[i >> 1][i & 1] = ACTION16[pick as usize & 15];
         }
@@ -836,8 +892,8 @@ impl Field {
     #[inline]
     pub fn key(&self) -> u64 {
         let core = &self.core;
-        let lo = core.bricks as u64;
-        let hi = (core.bricks >> 64) as u64;
+        let lo = core.walls as u64;
+        let hi = (core.walls >> 64) as u64;
         let tanks = u64::from(u32::from_le_bytes(core.pos));
         let flags = u64::from(core.alive)
             | u64::from(core.bases) << 4
