@@ -141,21 +141,13 @@ fn misbehaving_bots_get_their_verdicts_and_the_match_finishes() {
 fn memory_hog_gets_mle() {
     let dir = scratch("memory");
     let out = dir.join("r.jsonl");
-    let bots = [
-        bot("memory.py"),
-        bot("stay.sh"),
-        bot("stay.sh"),
-        bot("stay.sh"),
-    ];
-    run_match(
-        "pacman2",
-        &bots,
-        &["--games", "1", "--time-limit", "1"],
-        &out,
-    );
+    let bots = [bot("memory.py"), bot("tank_stay.sh")];
+    run_match("tank", &bots, &["--games", "1", "--time-limit", "1"], &out);
     let r = &results(&out)[0];
-    assert_eq!(verdicts(r), ["MLE", "OK", "OK", "OK"]);
-    assert_eq!(r["turns"], 100);
+    assert_eq!(verdicts(r), ["MLE", "OK"]);
+    // Tank: a bad answer loses at once.
+    assert_eq!(r["scores"], serde_json::json!([0.0, 2.0]));
+    assert_eq!(r["turns"], 1);
 }
 
 #[test]
@@ -230,7 +222,7 @@ fn builtin_referee_and_judge_program_agree() {
     ] {
         let a = dir.join(format!("{game}-builtin.jsonl"));
         let b = dir.join(format!("{game}-external.jsonl"));
-        let games = if game == "tank" { "2" } else { "4" };
+        let games = "2";
         run_match(
             game,
             &bots,
@@ -330,21 +322,16 @@ fn table(stdout: &[u8]) -> String {
 #[test]
 fn interrupted_run_resumes_to_the_same_table() {
     let dir = scratch("resume");
-    let bots = [
-        bot("stay.sh"),
-        bot("pacman_keep.py"),
-        bot("pacman_keep.py"),
-        bot("stay.sh"),
-    ];
+    let bots = [bot("tank_keep.py"), bot("tank_stay.sh")];
     let args = ["--games", "4", "--time-limit", "1", "--jobs", "1"];
     let full = dir.join("full.jsonl");
-    let reference = run_match("pacman2", &bots, &args, &full);
+    let reference = run_match("tank", &bots, &args, &full);
 
     // Interrupt a run after its first game, then resume it.
     let part = dir.join("part.jsonl");
     let mut cmd = Command::new(botzone());
     cmd.arg("match")
-        .arg("pacman2")
+        .arg("tank")
         .arg("--quiet")
         .arg("--out")
         .arg(&part);
@@ -364,12 +351,7 @@ fn interrupted_run_resumes_to_the_same_table() {
     let _ = child.wait();
     let kept = results(&part).len();
     assert!((1..4).contains(&kept), "{kept} games kept");
-    let resumed = run_match(
-        "pacman2",
-        &bots,
-        &[&args[..], &["--resume"]].concat(),
-        &part,
-    );
+    let resumed = run_match("tank", &bots, &[&args[..], &["--resume"]].concat(), &part);
     assert_eq!(results(&part).len(), 4);
     assert_eq!(table(&resumed.stdout), table(&reference.stdout));
     assert_eq!(outcomes(&part), outcomes(&full));
@@ -377,7 +359,7 @@ fn interrupted_run_resumes_to_the_same_table() {
     let again = {
         let mut cmd = Command::new(botzone());
         cmd.arg("match")
-            .arg("pacman2")
+            .arg("tank")
             .arg("--quiet")
             .arg("--out")
             .arg(&part);
