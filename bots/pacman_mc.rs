@@ -92,7 +92,7 @@ impl PacmanMc {
             deadline,
             &mut self.rng,
             &mut RandomPolicy,
-            Limits::default(),
+            Limits::from_env(),
         );
         let mut best = result.best;
         if !game.is_valid(me, best) {

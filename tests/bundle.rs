@@ -23,24 +23,31 @@ enum Compare {
     /// the time, which differs between two builds (and two runs) even with
     /// a fixed `BOTZONE_SEED`.
     Shape,
+    /// The same stdout, except the `debug` member of JSON lines (search
+    /// statistics with timings): for bots that honour `BOTZONE_ITERATIONS`,
+    /// whose answers then depend only on the input and the seed. They run
+    /// with a generous time limit so that the budget, not the clock, ends
+    /// every search.
+    Answers,
 }
 
 /// Each bot of bots/: the input-samples/ directory it answers, inputs
 /// made here (see `generated_inputs`) and how to compare.
 const BOTS: &[(&str, &str, Compare)] = &[
     ("echo_bot", "echo", Compare::Exact),
-    ("pacman_mc", "pacman2", Compare::Shape),
+    ("pacman_mc", "pacman2", Compare::Answers),
     ("tank_minimax", "tank", Compare::Shape),
-    ("enclosure_mc", "enclosure", Compare::Shape),
+    ("enclosure_mc", "enclosure", Compare::Answers),
 ];
 
 /// The seed and the per-turn time limit both programs run with.
 const SEED: &str = "20261121";
 const TIME_LIMIT: &str = "0.2";
+/// The per-turn time limit under [`Compare::Answers`].
+const GENEROUS_TIME_LIMIT: &str = "10";
 /// A fixed search budget (iterations per turn) for bots that honour
-/// `BOTZONE_ITERATIONS` (proposed, not read by any bot yet): with it and the
-/// seed, a search bot's answer no longer depends on speed, and its line in
-/// `BOTS` can say `Compare::Exact`.
+/// `BOTZONE_ITERATIONS`: with it and the seed, a search bot's answer no
+/// longer depends on speed ([`Compare::Answers`]).
 const ITERATIONS: &str = "300";
 
 fn root() -> PathBuf {
@@ -103,10 +110,10 @@ fn compile(file: &Path) -> PathBuf {
 
 /// Runs a bot program on one input, with the fixed seed and time limit
 /// (killed after two minutes).
-fn run_bot(exe: &Path, input: &[u8]) -> Output {
+fn run_bot(exe: &Path, input: &[u8], time_limit: &str) -> Output {
     let mut child = Command::new(exe)
         .env("BOTZONE_SEED", SEED)
-        .env("BOTZONE_TIME_LIMIT", TIME_LIMIT)
+        .env("BOTZONE_TIME_LIMIT", time_limit)
         .env("BOTZONE_ITERATIONS", ITERATIONS)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -216,6 +223,22 @@ fn skeleton(v: &serde_json::Value) -> String {
     }
 }
 
+/// A stdout's lines with the `debug` member of JSON lines removed.
+fn without_debug(stdout: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(
+            |line| match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(serde_json::Value::Object(mut map)) => {
+                    map.remove("debug");
+                    serde_json::Value::Object(map).to_string()
+                }
+                _ => line.to_owned(),
+            },
+        )
+        .collect()
+}
+
 /// A stdout's protocol shape (see [`Compare::Shape`]).
 fn shape(stdout: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(stdout)
@@ -271,8 +294,13 @@ fn check_bot(bot: &str) {
     }
     let binary = common::bin(bot);
     for (name, text) in inputs {
-        let from_bundle = run_bot(&exe, &text);
-        let from_cargo = run_bot(&binary, &text);
+        let limit = if compare == Compare::Answers {
+            GENEROUS_TIME_LIMIT
+        } else {
+            TIME_LIMIT
+        };
+        let from_bundle = run_bot(&exe, &text, limit);
+        let from_cargo = run_bot(&binary, &text, limit);
         let context = format!(
             "{bot} on {name}\nbundle stdout:\n{}\ncargo stdout:\n{}\nbundle stderr:\n{}\ncargo stderr:\n{}",
             String::from_utf8_lossy(&from_bundle.stdout),
@@ -284,6 +312,11 @@ fn check_bot(bot: &str) {
             Compare::Exact => assert!(
                 from_bundle.stdout == from_cargo.stdout,
                 "the bundle's stdout differs from the cargo binary's: {context}"
+            ),
+            Compare::Answers => assert_eq!(
+                without_debug(&from_bundle.stdout),
+                without_debug(&from_cargo.stdout),
+                "the bundle's answers differ from the cargo binary's: {context}"
             ),
             Compare::Shape => assert_eq!(
                 shape(&from_bundle.stdout),
@@ -395,7 +428,7 @@ fn fixture_bundle_runs_like_the_library() {
     assert!(!text.contains("mod tank") && !text.contains("mod enclosure"));
     assert!(!text.contains("mod protocol"), "protocol is not used");
     let exe = compile(&file);
-    let out = run_bot(&exe, b"");
+    let out = run_bot(&exe, b"", TIME_LIMIT);
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
@@ -425,7 +458,7 @@ fn unreached_modules_are_left_out() {
         assert!(!text.contains(other), "rng-only bundle contains `{other}`");
     }
     let exe = compile(&file);
-    let out = run_bot(&exe, b"");
+    let out = run_bot(&exe, b"", TIME_LIMIT);
     let mut rng = botzone::rng::Rng::new(7);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
@@ -541,7 +574,7 @@ fn paths_macros_reexports_and_file_literals_survive_bundling() {
     assert!(!text.contains("never_bundled") && !text.contains("only_in_tests"));
     assert!(!text.contains("macro_export") && !text.contains("///"));
     let exe = compile(&file);
-    let run = run_bot(&exe, b"");
+    let run = run_bot(&exe, b"", TIME_LIMIT);
     assert!(run.status.success());
     assert_eq!(
         String::from_utf8_lossy(&run.stdout),
@@ -563,7 +596,7 @@ fn the_whole_library_bundles_and_compiles() {
         assert!(stderr.contains(module), "{module} missing: {stderr}");
     }
     let exe = compile(&file);
-    let out = run_bot(&exe, b"");
+    let out = run_bot(&exe, b"", TIME_LIMIT);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n");
 }
 

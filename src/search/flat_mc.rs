@@ -65,6 +65,18 @@ pub struct Limits {
     pub check_every: u32,
 }
 
+impl Limits {
+    /// The default limits, with `max_rollouts` from `BOTZONE_ITERATIONS`
+    /// when set ([`crate::time::iteration_budget`]): what a bot uses so that
+    /// a fixed budget and `BOTZONE_SEED` make its answers reproducible.
+    pub fn from_env() -> Self {
+        Limits {
+            max_rollouts: crate::time::iteration_budget(),
+            ..Limits::default()
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

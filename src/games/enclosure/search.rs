@@ -7,7 +7,7 @@
 
 use super::{Command, Commands, Dir, Pen, PenState, State, PLAYERS, SIDE};
 use crate::rng::Rng;
-use crate::time::Deadline;
+use crate::time::{iteration_budget, Deadline};
 
 /// Turns a rollout plays past the command being evaluated.
 pub const ROLLOUT_DEPTH: usize = 100;
@@ -135,6 +135,8 @@ pub struct Choice<T> {
 /// plays one candidate (in turn) against [`policy`] commands of the
 /// others, then [`rollout`]s; the best mean [`value`] wins. Answers at
 /// once when only one command is legal; always answers a legal command.
+/// Stops at the deadline, or after `BOTZONE_ITERATIONS` rollouts when that
+/// is set ([`iteration_budget`]).
 pub fn choose_command(
     st: &State,
     me: usize,
@@ -163,9 +165,10 @@ pub fn choose_command(
     let mut sum = [0f64; 16];
     let mut count = [0u64; 16];
     let mut rollouts = 0u64;
+    let budget = iteration_budget().unwrap_or(u64::MAX);
     'search: loop {
         for i in 0..cands.len() {
-            if deadline.passed() {
+            if deadline.passed() || rollouts >= budget {
                 break 'search;
             }
             let mut orders = [None; PLAYERS];
@@ -211,7 +214,7 @@ pub fn choose_command(
 
 /// Flat Monte Carlo over start vertices for player `me`: candidates on a
 /// grid (every other vertex), the other players at random vertices, then a
-/// rollout of `2 * ROLLOUT_DEPTH` turns.
+/// rollout of `2 * ROLLOUT_DEPTH` turns. Stops like [`choose_command`].
 pub fn choose_start(me: usize, deadline: &Deadline, rng: &mut Rng) -> Choice<(u8, u8)> {
     let mut cands = [(0u8, 0u8); 36];
     let mut k = 0;
@@ -223,10 +226,11 @@ pub fn choose_start(me: usize, deadline: &Deadline, rng: &mut Rng) -> Choice<(u8
     }
     let mut sum = [0f64; 36];
     let mut count = [0u64; 36];
-    let mut rollouts = 0;
+    let mut rollouts = 0u64;
+    let budget = iteration_budget().unwrap_or(u64::MAX);
     'search: loop {
         for i in 0..cands.len() {
-            if deadline.passed() {
+            if deadline.passed() || rollouts >= budget {
                 break 'search;
             }
             let mut pos = [(0i32, 0i32); PLAYERS];
