@@ -178,6 +178,28 @@ static BIT: [u128; 128] = {
     t
 };
 
+/// `BELOW[p]`: the padded cells before `p`.
+static BELOW: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut p = 1;
+    while p < 128 {
+        t[p] = (1 << p) - 1;
+        p += 1;
+    }
+    t
+};
+
+/// `ABOVE[p]`: the padded cells after `p`.
+static ABOVE: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut p = 0;
+    while p < 127 {
+        t[p] = !((1 << (p + 1)) - 1);
+        p += 1;
+    }
+    t
+};
+
 /// `POPCOUNT[mask]`: the set bits of a 9-bit mask.
 static POPCOUNT: [u8; 512] = {
     let mut t = [0u8; 512];
@@ -759,12 +781,13 @@ impl Field {
     /// cell when nothing is in the way), on occupancy `occ`.
     #[inline]
     fn ray(p: usize, dir: usize, occ: u128) -> usize {
-        let below = (1u128 << p) - 1;
+        // The border guarantees a set bit on every ray.
+        let p = p & IDX;
         match dir & 3 {
-            0 => IDX - ((occ & COLUMN[p] & below).leading_zeros() as usize),
-            1 => p + 1 + ((occ >> (p + 1)).trailing_zeros() as usize),
-            2 => p + PW + (((occ & COLUMN[p]) >> (p + PW)).trailing_zeros() as usize),
-            _ => IDX - ((occ & below).leading_zeros() as usize),
+            0 => IDX - ((occ & COLUMN[p] & BELOW[p]).leading_zeros() as usize),
+            1 => (occ & ABOVE[p]).trailing_zeros() as usize,
+            2 => (occ & COLUMN[p] & ABOVE[p]).trailing_zeros() as usize,
+            _ => IDX - ((occ & BELOW[p]).leading_zeros() as usize),
         }
     }
 
