@@ -480,6 +480,8 @@ struct Board {
     beam: [[Cells; 4]; 128],
     /// Cells the generators fill (no generator cell).
     spawn: Cells,
+    /// Each cell's own bit.
+    bits: [Cells; 128],
 }
 
 /// A Pacman2 game: the field, the players, and the turns played so far
@@ -539,6 +541,42 @@ fn set(c: &mut Cells, cell: u8) {
     c[(cell >> 6) as usize & 1] |= 1 << (cell & 63);
 }
 
+/// `0x80` in each byte of `x` that is zero (exact per byte: no borrow
+/// crosses lanes).
+#[inline(always)]
+fn zero_lanes(x: u32) -> u32 {
+    !(((x & 0x7f7f_7f7f) + 0x7f7f_7f7f) | x) & 0x8080_8080
+}
+
+/// Bit `p` for each byte lane `p` of `x` whose top bit is set.
+#[inline(always)]
+fn lane_bits(x: u32) -> u8 {
+    ((((x >> 7) & 0x0101_0101).wrapping_mul(0x0102_0408)) >> 24) as u8 & 15
+}
+
+/// `0xff` in byte lane `p` for each bit `p` of `bits` (bits 0..4).
+#[inline(always)]
+fn byte_masks(bits: u8) -> u32 {
+    ((u32::from(bits & 15).wrapping_mul(0x0020_4081)) & 0x0101_0101).wrapping_mul(0xff)
+}
+
+/// The players' cells as four byte lanes, a dead player's lane replaced
+/// by `0x80 | p` (no cell, and distinct), so equal lanes are live players
+/// on one cell.
+#[inline(always)]
+fn lanes(cell: [u8; PLAYERS], alive: u8) -> u32 {
+    let m = byte_masks(alive);
+    (u32::from_le_bytes(cell) & m) | (0x8382_8180 & !m)
+}
+
+/// `0x80` in the lanes equal to another lane.
+#[inline(always)]
+fn shared_lanes(c: u32) -> u32 {
+    let e1 = zero_lanes(c ^ c.rotate_right(8));
+    let e2 = zero_lanes(c ^ c.rotate_right(16));
+    e1 | e1.rotate_left(8) | e2
+}
+
 impl Pacman2 {
     /// The start of a game on `map` (every player with strength 1).
     pub fn new(map: &Map) -> Pacman2 {
@@ -555,6 +593,7 @@ impl Pacman2 {
             move_count: [0; 128],
             beam: [[[0; 2]; 4]; 128],
             spawn: [0; 2],
+            bits: [[0; 2]; 128],
         };
         let idx = |r: usize, c: usize| (r * w + c) as u8;
         let wrap = |r: usize, c: usize, d: usize| {
@@ -569,6 +608,7 @@ impl Pacman2 {
                 let i = idx(r, c) as usize;
                 let s = map.statics[r][c];
                 board.statics[i] = s;
+                board.bits[i] = words(bit(i as u8));
                 board.dest[i] = [i as u8; 16];
                 board.valid[i] = 1;
                 board.roll[i][0] = -1;
@@ -840,64 +880,79 @@ impl Pacman2 {
         let b = &self.board;
         let d = &mut self.cur;
         let cost = b.constants.skill_cost;
+        let alive0 = d.alive;
 
-        // Who stands where: bit `p` of `occ[cell]` for each live player.
-        // Local and rebuilt every turn (zeroing 128 bytes is cheap), so
-        // undo has nothing to restore.
-        let mut occ = [0u8; 128];
+        // 0. Validation. `code` holds action code + 1 (0 = stay); dead
+        // players' codes become 0, which is always valid.
+        let mut code = [0u32; PLAYERS];
+        let mut invalid = 0u8;
+        // Move targets, one byte lane per player (0xff for non-moves).
+        let mut targets = 0u32;
         for p in 0..PLAYERS {
-            occ[d.cell[p] as usize & 127] |= d.alive & (1 << p);
-        }
-
-        // 0. Invalid actions kill; a stronger player on the target cell
-        // turns a move into staying. `act` holds code + 1 (0 = stay).
-        let mut act = [0usize; PLAYERS];
-        let mut errored = 0u8;
-        let mut shots = 0u8;
-        for p in 0..PLAYERS {
-            // Dead players' codes become 0 (stay), which is always valid.
-            let live = d.alive & (1 << p) != 0;
-            let code = ((i32::from(joint[p].0) + 1) as u32) & 0u32.wrapping_sub(u32::from(live));
+            let live = alive0 & (1 << p) != 0;
+            let c = ((i32::from(joint[p].0) + 1) as u32) & 0u32.wrapping_sub(u32::from(live));
             let cell = d.cell[p] as usize & 127;
             let ok = u32::from(b.valid[cell]) | if d.strength[p] > cost { 0x1e0 } else { 0 };
-            if code >= 9 || (ok >> code) & 1 == 0 {
-                d.strength[p] = 0;
-                d.alive &= !(1 << p);
-                errored |= 1 << p;
-                occ[cell] &= !(1 << p);
-                continue;
+            invalid |= u8::from((c >= 9) | ((ok >> (c & 15)) & 1 == 0)) << p;
+            let is_move = c.wrapping_sub(1) < 4;
+            let to = u32::from(b.dest[cell][c as usize & 15]) | (0xff * u32::from(!is_move));
+            targets |= to << (8 * p);
+            code[p] = c;
+        }
+        // A move onto a cell where another live player stands (before
+        // anyone moves): that player may scare the mover into staying.
+        let c0 = lanes(d.cell, alive0);
+        let bump = zero_lanes(targets ^ c0.rotate_right(8))
+            | zero_lanes(targets ^ c0.rotate_right(16))
+            | zero_lanes(targets ^ c0.rotate_right(24));
+        let mut act = code;
+        let mut errored = 0u8;
+        if (u32::from(invalid) | bump) != 0 {
+            // The judge's order: players are checked one by one, the
+            // invalid ones leave the field as they are met.
+            let mut occ = [0u8; 128];
+            for p in 0..PLAYERS {
+                occ[d.cell[p] as usize & 127] |= alive0 & (1 << p);
             }
-            let target = b.dest[cell][code as usize & 15];
-            let is_move = code.wrapping_sub(1) < 4;
-            // Only a move can be scared (branch-free: moves onto occupied
-            // cells are too common to predict).
-            let others = occ[target as usize & 127] & 0u8.wrapping_sub(u8::from(is_move));
-            let mut scared = false;
-            for i in 0..PLAYERS {
-                scared |= (others & (1 << i) != 0) & (d.strength[i] > d.strength[p]);
+            for p in 0..PLAYERS {
+                let cell = d.cell[p] as usize & 127;
+                if invalid & (1 << p) != 0 {
+                    d.strength[p] = 0;
+                    d.alive &= !(1 << p);
+                    errored |= 1 << p;
+                    occ[cell] &= !(1 << p);
+                    act[p] = 0;
+                    continue;
+                }
+                let c = code[p];
+                let target = b.dest[cell][c as usize & 15];
+                let is_move = c.wrapping_sub(1) < 4;
+                let others = occ[target as usize & 127] & 0u8.wrapping_sub(u8::from(is_move));
+                let mut scared = false;
+                for i in 0..PLAYERS {
+                    scared |= (others & (1 << i) != 0) & (d.strength[i] > d.strength[p]);
+                }
+                act[p] = if scared { 0 } else { c };
             }
-            act[p] = if scared { 0 } else { code as usize };
-            shots |= u8::from(code >= 5) << p;
+        }
+        let mut shots = 0u8;
+        for p in 0..PLAYERS {
+            shots |= u8::from(act[p] >= 5) << p;
         }
 
         // 1. Moves (dead players and non-moves stay put).
         for p in 0..PLAYERS {
-            let from = d.cell[p] as usize & 127;
-            let to = b.dest[from][act[p] & 15];
-            let me = d.alive & (1 << p);
-            occ[from] &= !me;
-            occ[to as usize & 127] |= me;
-            d.cell[p] = to;
+            d.cell[p] = b.dest[d.cell[p] as usize & 127][act[p] as usize & 15];
         }
 
         // 2. Fights: on a shared cell the strongest eat the others.
         let alive = d.alive;
-        let mut shared = false;
-        for p in 0..PLAYERS {
-            let me = alive & (1 << p);
-            shared |= (me != 0) & (occ[d.cell[p] as usize & 127] != me);
-        }
+        let shared = shared_lanes(lanes(d.cell, alive)) != 0;
         if shared {
+            let mut occ = [0u8; 128];
+            for p in 0..PLAYERS {
+                occ[d.cell[p] as usize & 127] |= alive & (1 << p);
+            }
             let mut done = 0u8;
             for p in 0..PLAYERS {
                 if alive & (1 << p) == 0 || done & (1 << p) != 0 {
@@ -927,7 +982,6 @@ impl Pacman2 {
                         d.strength[q] -= drop;
                         looted += drop;
                         d.alive &= !(1 << q);
-                        occ[d.cell[q] as usize & 127] &= !(1 << q);
                     }
                 }
                 let inc = looted / winners;
@@ -945,24 +999,31 @@ impl Pacman2 {
         let shooters = shots & d.alive;
         if shooters != 0 {
             let mut targets = d.alive;
-            for q in 0..PLAYERS {
-                let shared = occ[d.cell[q] as usize & 127] != 0;
-                targets |= u8::from((errored & (1 << q) != 0) & shared) << q;
+            if errored != 0 {
+                for q in 0..PLAYERS {
+                    let mut shared = false;
+                    for p in 0..PLAYERS {
+                        shared |= (d.alive & (1 << p) != 0) & (d.cell[p] == d.cell[q]);
+                    }
+                    targets |= u8::from((errored & (1 << q) != 0) & shared) << q;
+                }
             }
             if b.hit * 2 == cost * 3 {
                 // Where the targets stand: a beam that misses all of them
                 // (the usual case) needs no per-player test.
                 let mut spots: Cells = [0; 2];
                 for q in 0..PLAYERS {
-                    let on = u64::from(targets & (1 << q) != 0);
-                    let cell = d.cell[q];
-                    spots[(cell >> 6) as usize & 1] |= on << (cell & 63);
+                    let on = 0u64.wrapping_sub(u64::from(targets & (1 << q) != 0));
+                    let m = &b.bits[d.cell[q] as usize & 127];
+                    spots[0] |= m[0] & on;
+                    spots[1] |= m[1] & on;
                 }
                 let mut rest = shooters;
                 while rest != 0 {
                     let p = rest.trailing_zeros() as usize & 3;
                     rest &= rest - 1;
-                    let beam = &b.beam[d.cell[p] as usize & 127][act[p].wrapping_sub(5) & 3];
+                    let beam =
+                        &b.beam[d.cell[p] as usize & 127][(act[p] as usize).wrapping_sub(5) & 3];
                     d.strength[p] -= cost;
                     if (beam[0] & spots[0]) | (beam[1] & spots[1]) != 0 {
                         for q in 0..PLAYERS {
@@ -981,7 +1042,7 @@ impl Pacman2 {
                         continue;
                     }
                     d.strength[p] -= cost;
-                    let beam = &b.beam[d.cell[p] as usize & 127][(act[p] - 5) & 3];
+                    let beam = &b.beam[d.cell[p] as usize & 127][(act[p] as usize - 5) & 3];
                     for q in 0..PLAYERS {
                         if targets & (1 << q) != 0 && has(beam, d.cell[q]) {
                             d.strength[q] = (f64::from(d.strength[q]) - half) as i32;
@@ -995,7 +1056,6 @@ impl Pacman2 {
             for p in 0..PLAYERS {
                 let die = (d.alive & (1 << p) != 0) & (d.strength[p] <= 0);
                 d.alive &= !(u8::from(die) << p);
-                occ[d.cell[p] as usize & 127] &= !(u8::from(die) << p);
                 d.strength[p] = if die { 0 } else { d.strength[p] };
             }
         }
@@ -1013,24 +1073,46 @@ impl Pacman2 {
 
         // 4. Eating, only alone on a cell; 5. boosts wear off; deaths.
         let alive = d.alive;
-        let enh = b.constants.large_fruit_enhancement;
-        let duration = b.constants.large_fruit_duration;
+        // Without a shared cell after the moves, every live player is
+        // alone (fights and beams only remove players).
+        let alone = if shared {
+            alive & !lane_bits(shared_lanes(lanes(d.cell, alive)))
+        } else {
+            alive
+        };
+        let mut spots: Cells = [0; 2];
         for p in 0..PLAYERS {
-            let cell = d.cell[p];
-            let alone = (alive & (1 << p) != 0) & (occ[cell as usize & 127] == 1 << p);
-            let (w, sh) = ((cell >> 6) as usize & 1, cell & 63);
-            // Branch-free: `spot` is this cell's bit when the player is
-            // alone on it; a small fruit goes first.
-            let spot = u64::from(alone) << sh;
-            let small = d.small[w] & spot;
-            let large = d.large[w] & spot & !d.small[w];
-            d.small[w] ^= small;
-            d.large[w] ^= large;
-            let (small, large) = (small != 0, large != 0);
-            d.small_fruit_count -= i32::from(small);
-            let fresh = large & (d.power_up_left[p] == 0);
-            d.strength[p] += i32::from(small) + i32::from(fresh) * enh;
-            d.power_up_left[p] += i32::from(large) * duration;
+            let on = 0u64.wrapping_sub(u64::from((alone >> p) & 1));
+            let m = &b.bits[d.cell[p] as usize & 127];
+            spots[0] |= m[0] & on;
+            spots[1] |= m[1] & on;
+        }
+        // A small fruit goes first.
+        let small = [d.small[0] & spots[0], d.small[1] & spots[1]];
+        let large = [
+            d.large[0] & spots[0] & !d.small[0],
+            d.large[1] & spots[1] & !d.small[1],
+        ];
+        d.small[0] ^= small[0];
+        d.small[1] ^= small[1];
+        for p in 0..PLAYERS {
+            let m = &b.bits[d.cell[p] as usize & 127];
+            let ate = ((small[0] & m[0]) | (small[1] & m[1])) != 0;
+            let ate = ate & ((alone >> p) & 1 != 0);
+            d.strength[p] += i32::from(ate);
+            d.small_fruit_count -= i32::from(ate);
+        }
+        let enh = b.constants.large_fruit_enhancement;
+        if (large[0] | large[1]) != 0 {
+            d.large[0] ^= large[0];
+            d.large[1] ^= large[1];
+            let duration = b.constants.large_fruit_duration;
+            for p in 0..PLAYERS {
+                let ate = has(&large, d.cell[p]) & ((alone >> p) & 1 != 0);
+                let fresh = ate & (d.power_up_left[p] == 0);
+                d.strength[p] += i32::from(fresh) * enh;
+                d.power_up_left[p] += i32::from(ate) * duration;
+            }
         }
         let mut boosted = false;
         for p in 0..PLAYERS {
@@ -1071,7 +1153,7 @@ impl Pacman2 {
         if depth == 0 {
             return false;
         }
-        self.cur = self.history[(depth - 1) % MAX_TURN];
+        self.cur = self.history[depth - 1];
         true
     }
 
