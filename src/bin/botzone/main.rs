@@ -16,7 +16,11 @@ mod tank;
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 
 #[derive(Parser)]
-#[command(name = "botzone", version, about = "Botzone bot SDK: maps, benchmarks, referee, bundler and arena")]
+#[command(
+    name = "botzone",
+    version,
+    about = "Botzone bot SDK: maps, benchmarks, referee, bundler and arena"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
