@@ -36,7 +36,7 @@ enum Compare {
 const BOTS: &[(&str, &str, Compare)] = &[
     ("echo_bot", "echo", Compare::Exact),
     ("pacman_mc", "pacman2", Compare::Answers),
-    ("tank_minimax", "tank", Compare::Shape),
+    ("tank_minimax", "tank", Compare::Answers),
     ("enclosure_mc", "enclosure", Compare::Answers),
 ];
 

@@ -109,6 +109,18 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The default limits, with `max_nodes` from `BOTZONE_ITERATIONS` when
+    /// set ([`crate::time::iteration_budget`]): what a bot uses so that a
+    /// fixed budget makes its answers reproducible.
+    pub fn from_env() -> Self {
+        Limits {
+            max_nodes: crate::time::iteration_budget(),
+            ..Limits::default()
+        }
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchResult<A> {

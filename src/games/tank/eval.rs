@@ -331,12 +331,13 @@ pub struct TankMinimax {
 }
 
 impl TankMinimax {
-    /// A player with a transposition table of `2^table_bits` entries.
+    /// A player with a transposition table of `2^table_bits` entries and
+    /// [`Limits::from_env`] (a node budget from `BOTZONE_ITERATIONS`).
     pub fn new(table_bits: u32) -> Self {
         TankMinimax {
             search: AlphaBeta::new(table_bits),
             eval: TankEval::new(),
-            limits: Limits::default(),
+            limits: Limits::from_env(),
         }
     }
 
