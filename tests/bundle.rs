@@ -21,7 +21,9 @@ enum Compare {
     /// (keys and value types) or the same first token and token count.
     /// Time-limited search answers depend on how many iterations fit in
     /// the time, which differs between two builds (and two runs) even with
-    /// a fixed `BOTZONE_SEED`.
+    /// a fixed `BOTZONE_SEED`. For a bot of yours that does not honour
+    /// `BOTZONE_ITERATIONS`; every sample bot does.
+    #[allow(dead_code)]
     Shape,
     /// The same stdout, except the `debug` member of JSON lines (search
     /// statistics with timings): for bots that honour `BOTZONE_ITERATIONS`,
