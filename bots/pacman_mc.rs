@@ -18,11 +18,12 @@
 
 use std::process::ExitCode;
 
-use botzone::games::pacman2::{Action, Map, Pacman2, RandomPolicy, PLAYERS};
+use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
+use botzone::games::pacman2::{Action, Actions, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
 use botzone::rng::Rng;
-use botzone::search::flat_mc::{self, Limits};
+use botzone::search::flat_mc::Limits;
 use botzone::time::Deadline;
 
 struct PacmanMc {
@@ -86,24 +87,12 @@ impl PacmanMc {
             let why = if game.is_over() { "game over" } else { "dead" };
             return answer(Action::STAY, format!("rollouts=0 {why}"));
         }
-        let result = flat_mc::search(
-            game,
-            me,
-            deadline,
-            &mut self.rng,
-            &mut RandomPolicy,
-            Limits::from_env(),
-        );
+        let result = search(game, me, deadline, &mut self.rng, DEPTH);
         let mut best = result.best;
         if !game.is_valid(me, best) {
             best = Action::STAY; // never happens; staying is always valid
         }
-        let mean = result
-            .arms
-            .iter()
-            .find(|a| a.action == best)
-            .map(|a| a.mean())
-            .unwrap_or(0.0);
+        let mean = result.mean;
         answer(
             best,
             format!(
@@ -116,6 +105,88 @@ impl PacmanMc {
             ),
         )
     }
+}
+
+/// Turns a rollout plays before it is valued by [`evaluate`].
+const DEPTH: usize = 20;
+
+/// What a search found.
+struct Found {
+    best: Action,
+    mean: f64,
+    rollouts: u64,
+}
+
+/// Flat Monte Carlo over `me`'s valid actions (round robin): each rollout
+/// plays the action, then at most `depth` turns of [`GreedyPolicy`] for
+/// everyone, and is valued by [`evaluate`]; `game` is left as it was. Stops
+/// at the deadline or after `BOTZONE_ITERATIONS` rollouts.
+fn search(
+    game: &mut Pacman2,
+    me: usize,
+    deadline: &Deadline,
+    rng: &mut Rng,
+    depth: usize,
+) -> Found {
+    let mut legal = Actions::default();
+    game.legal_actions(me, &mut legal);
+    let mut found = Found {
+        best: Action::STAY,
+        mean: 0.0,
+        rollouts: 0,
+    };
+    if legal.len() <= 1 {
+        found.best = legal.first().copied().unwrap_or(Action::STAY);
+        return found;
+    }
+    let policy = GreedyPolicy::new(game);
+    let limits = Limits::from_env();
+    let max = limits.max_rollouts.unwrap_or(u64::MAX);
+    let check = u64::from(limits.check_every.max(1));
+    let mut total = [0.0f64; 9];
+    let mut visits = [0u64; 9];
+    let start = game.turn();
+    let mut arm = 0;
+    while found.rollouts < max {
+        if found.rollouts % check == 0 && deadline.passed() {
+            break;
+        }
+        let mut joint = policy.joint(game, rng);
+        joint[me] = legal[arm];
+        game.apply(&joint);
+        let mut turns = 1;
+        while turns < depth && !game.is_over() {
+            let joint = policy.joint(game, rng);
+            game.apply(&joint);
+            turns += 1;
+        }
+        total[arm] += evaluate(game, me);
+        visits[arm] += 1;
+        game.undo_to(start);
+        found.rollouts += 1;
+        arm += 1;
+        if arm == legal.len() {
+            arm = 0;
+        }
+    }
+    let mut best = 0;
+    let mut best_mean = f64::MIN;
+    for i in 0..legal.len() {
+        if visits[i] > 0 {
+            let mean = total[i] / visits[i] as f64;
+            if mean > best_mean {
+                best_mean = mean;
+                best = i;
+            }
+        }
+    }
+    found.best = legal[best];
+    found.mean = if best_mean == f64::MIN {
+        0.0
+    } else {
+        best_mean
+    };
+    found
 }
 
 fn answer(action: Action, debug: String) -> Output {

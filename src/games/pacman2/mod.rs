@@ -38,6 +38,7 @@ use crate::json::Value;
 use crate::rng::Rng;
 
 mod mapgen;
+pub mod policy;
 
 /// Seats in a game.
 pub const PLAYERS: usize = 4;

@@ -1,0 +1,281 @@
+//! Rollout helpers for Pacman2 searches: a cheap greedy policy with noise
+//! ([`GreedyPolicy`]) and a leaf evaluation close to Botzone's final score
+//! ([`evaluate`]), for depth-limited Monte Carlo.
+//!
+//! The policy looks one step ahead for every live player: it likes eating
+//! fruit (large fruit most), stepping onto a weaker player, and shooting a
+//! beam with somebody in its path; it dislikes shooting into an empty line,
+//! standing next to a stronger player, and standing in the beam path of a
+//! player strong enough to shoot. Each action's preference gets random
+//! noise and the best one is played, so rollouts stay varied.
+//!
+//! Everything is built from the public [`Pacman2`] API; tables are made
+//! once per search ([`GreedyPolicy::new`]) and nothing allocates afterwards.
+//!
+//! ```
+//! use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
+//! use botzone::games::pacman2::{Map, Pacman2};
+//! use botzone::rng::Rng;
+//!
+//! let mut game = Pacman2::new(&Map::generate(1));
+//! let policy = GreedyPolicy::new(&game);
+//! let mut rng = Rng::new(1);
+//! for _ in 0..20 {
+//!     let joint = policy.joint(&game, &mut rng);
+//!     for p in 0..4 {
+//!         assert!(!game.is_alive(p) || game.is_valid(p, joint[p]));
+//!     }
+//!     game.apply(&joint);
+//! }
+//! let value = evaluate(&game, 0);
+//! assert!((10.0..=140.0).contains(&value));
+//! ```
+
+use super::{Action, Pacman2, LARGE_FRUIT, MAX_CELLS, PLAYERS, SMALL_FRUIT};
+use crate::rng::Rng;
+
+/// No neighbour in that direction (a wall).
+const NONE: u8 = u8::MAX;
+
+/// Preference weights (noise is 0..128 on top).
+const W_SMALL: i32 = 70;
+const W_LARGE: i32 = 140;
+const W_LARGE_AGAIN: i32 = 30;
+const W_PREY: i32 = 110;
+const W_BLOCKED: i32 = -60;
+const W_DANGER: i32 = -180;
+const W_BEAM_THREAT: i32 = -40;
+const W_SHOT_HIT: i32 = 60;
+const W_SHOT_MISS: i32 = -200;
+
+/// The greedy rollout policy with its per-field tables.
+#[derive(Clone, Debug)]
+pub struct GreedyPolicy {
+    width: usize,
+    /// Neighbour cell per direction (up, right, down, left), [`NONE`] when
+    /// a wall is in the way.
+    next: [[u8; 4]; MAX_CELLS],
+    /// The cell itself and its reachable neighbours.
+    near: [u128; MAX_CELLS],
+    /// Cells a beam shot from this cell passes, per direction.
+    beam: [[u128; 4]; MAX_CELLS],
+    /// Union of the four beam paths.
+    beam_any: [u128; MAX_CELLS],
+    skill_cost: i32,
+}
+
+impl GreedyPolicy {
+    /// Tables for the field of `game` (walls never change).
+    pub fn new(game: &Pacman2) -> GreedyPolicy {
+        let (w, h) = (game.width(), game.height());
+        let mut p = GreedyPolicy {
+            width: w,
+            next: [[NONE; 4]; MAX_CELLS],
+            near: [0; MAX_CELLS],
+            beam: [[0; 4]; MAX_CELLS],
+            beam_any: [0; MAX_CELLS],
+            skill_cost: game.constants().skill_cost,
+        };
+        const DR: [isize; 4] = [-1, 0, 1, 0];
+        const DC: [isize; 4] = [0, 1, 0, -1];
+        let step = |r: usize, c: usize, d: usize| {
+            (
+                (r as isize + DR[d] + h as isize) as usize % h,
+                (c as isize + DC[d] + w as isize) as usize % w,
+            )
+        };
+        for r in 0..h {
+            for c in 0..w {
+                let i = r * w + c;
+                p.near[i] = 1u128 << i;
+                for d in 0..4 {
+                    if game.static_at(r, c) & (1 << d) == 0 {
+                        let (nr, nc) = step(r, c, d);
+                        p.next[i][d] = (nr * w + nc) as u8;
+                        p.near[i] |= 1u128 << (nr * w + nc);
+                    }
+                    // The judge's beam: advance while the current cell has
+                    // no wall that way, stop when back at the start.
+                    let (mut br, mut bc) = (r, c);
+                    let mut path = 0u128;
+                    while game.static_at(br, bc) & (1 << d) == 0 {
+                        (br, bc) = step(br, bc, d);
+                        if (br, bc) == (r, c) {
+                            break;
+                        }
+                        path |= 1u128 << (br * w + bc);
+                    }
+                    p.beam[i][d] = path;
+                    p.beam_any[i] |= path;
+                }
+            }
+        }
+        p
+    }
+
+    /// An action for every player (live players get a valid one; dead
+    /// players' entries are [`Action::STAY`], ignored by `apply`).
+    pub fn joint(&self, game: &Pacman2, rng: &mut Rng) -> [Action; PLAYERS] {
+        let view = View::of(game, self.width);
+        let mut joint = [Action::STAY; PLAYERS];
+        for (p, slot) in joint.iter_mut().enumerate() {
+            if view.alive & (1 << p) != 0 {
+                *slot = self.pick(game, &view, p, rng);
+            }
+        }
+        joint
+    }
+
+    /// An action for live player `p` of `game`.
+    pub fn action(&self, game: &Pacman2, p: usize, rng: &mut Rng) -> Action {
+        let view = View::of(game, self.width);
+        self.pick(game, &view, p, rng)
+    }
+
+    fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng) -> Action {
+        let me = v.cell[p] as usize;
+        let s = v.strength[p];
+        // Where stronger players are or can step to, where beams of players
+        // able to shoot pass, who is weaker or stronger.
+        let mut danger = 0u128;
+        let mut beams = 0u128;
+        let mut others = 0u128;
+        let mut weaker = 0u128;
+        let mut stronger = 0u128;
+        for q in 0..PLAYERS {
+            if q == p || v.alive & (1 << q) == 0 {
+                continue;
+            }
+            let c = v.cell[q] as usize;
+            let b = 1u128 << c;
+            others |= b;
+            if v.strength[q] > s {
+                danger |= self.near[c];
+                stronger |= b;
+            } else if v.strength[q] < s {
+                weaker |= b;
+            }
+            if v.strength[q] > self.skill_cost {
+                beams |= self.beam_any[c];
+            }
+        }
+        let mut noise = rng.next_u64();
+        let mut best = Action::STAY;
+        let mut best_score = i32::MIN;
+        let mut consider = |a: Action, score: i32, noise: &mut u64| {
+            let total = score + (*noise & 127) as i32;
+            *noise >>= 7;
+            if total > best_score {
+                best_score = total;
+                best = a;
+            }
+        };
+        // Staying.
+        let here = 1u128 << me;
+        let mut stay = 0;
+        if danger & here != 0 {
+            stay += W_DANGER;
+        }
+        if beams & here != 0 {
+            stay += W_BEAM_THREAT;
+        }
+        consider(Action::STAY, stay, &mut noise);
+        // Moves.
+        for d in 0..4 {
+            let n = self.next[me][d];
+            if n == NONE {
+                continue;
+            }
+            let nb = 1u128 << n;
+            let mut score = 0;
+            if stronger & nb != 0 {
+                score += W_BLOCKED;
+            } else if weaker & nb != 0 {
+                score += W_PREY;
+            }
+            if danger & nb != 0 {
+                score += W_DANGER;
+            }
+            if beams & nb != 0 {
+                score += W_BEAM_THREAT;
+            }
+            if others & nb == 0 {
+                let (r, c) = (n as usize / self.width, n as usize % self.width);
+                let content = game.content_at(r, c);
+                if content & SMALL_FRUIT != 0 {
+                    score += W_SMALL;
+                } else if content & LARGE_FRUIT != 0 {
+                    score += if game.player(p).power_up_left > 0 {
+                        W_LARGE_AGAIN
+                    } else {
+                        W_LARGE
+                    };
+                }
+            }
+            consider(Action::ALL[1 + d], score, &mut noise);
+        }
+        // Shots.
+        if s > self.skill_cost {
+            for d in 0..4 {
+                let hits = (self.beam[me][d] & others).count_ones() as i32;
+                let score = if hits > 0 {
+                    W_SHOT_HIT * hits
+                } else {
+                    W_SHOT_MISS
+                };
+                consider(Action::ALL[5 + d], score, &mut noise);
+            }
+        }
+        best
+    }
+}
+
+/// What the policy needs of the players, read once per turn.
+struct View {
+    cell: [u8; PLAYERS],
+    strength: [i32; PLAYERS],
+    alive: u8,
+}
+
+impl View {
+    fn of(game: &Pacman2, width: usize) -> View {
+        let mut v = View {
+            cell: [0; PLAYERS],
+            strength: [0; PLAYERS],
+            alive: 0,
+        };
+        for p in 0..PLAYERS {
+            let pl = game.player(p);
+            v.cell[p] = (pl.row * width + pl.col) as u8;
+            v.strength[p] = pl.strength;
+            if !pl.dead {
+                v.alive |= 1 << p;
+            }
+        }
+        v
+    }
+}
+
+/// An estimate of player `me`'s final Botzone score from `game`: the exact
+/// score once the game is over; otherwise Botzone's formula (rank points
+/// plus strength share) on the strengths the players would keep, i.e. with
+/// a large fruit's boost taken off when it runs out before turn 100.
+pub fn evaluate(game: &Pacman2, me: usize) -> f64 {
+    if game.is_over() {
+        return game.final_scores()[me];
+    }
+    let left = (super::MAX_TURN - game.turn()) as i32;
+    let boost = game.constants().large_fruit_enhancement;
+    let mut s = [0i64; PLAYERS];
+    for (p, slot) in s.iter_mut().enumerate() {
+        let pl = game.player(p);
+        let mut x = pl.strength;
+        if pl.power_up_left > 0 && pl.power_up_left <= left {
+            x -= boost;
+        }
+        *slot = i64::from(x.max(0));
+    }
+    let total = s.iter().sum::<i64>().max(1);
+    let rank = 1 + s.iter().filter(|&&x| x < s[me]).count() as i64;
+    (rank * 1000 + 10000 * s[me] / total) as f64 / 100.0
+}
