@@ -477,6 +477,9 @@ struct Board {
     /// valid action is `roll[cell][below(1 + moves + 4 if strong)]`.
     roll: [[i8; 16]; 128],
     move_count: [u8; 128],
+    /// Where code + 1 leads from this cell, for a weak and a strong
+    /// player (`[cell][strong][code + 1]`), `0xff` for an invalid action.
+    step: [[[u8; 16]; 2]; 128],
     /// Cells a beam from this cell passes, per direction.
     beam: [[Cells; 4]; 128],
     /// Cells the generators fill (no generator cell).
@@ -595,6 +598,7 @@ impl Pacman2 {
             beam: [[[0; 2]; 4]; 128],
             spawn: [0; 2],
             bits: [[0; 2]; 128],
+            step: [[[0xff; 16]; 2]; 128],
         };
         let idx = |r: usize, c: usize| (r * w + c) as u8;
         let wrap = |r: usize, c: usize, d: usize| {
@@ -627,6 +631,14 @@ impl Pacman2 {
                     board.roll[i][n + 1 + k] = 4 + k as i8;
                 }
                 board.move_count[i] = n as u8;
+                for strong in 0..2 {
+                    let ok = u32::from(board.valid[i]) | if strong == 1 { 0x1e0 } else { 0 };
+                    for c in 0..9 {
+                        if ok & (1 << c) != 0 {
+                            board.step[i][strong][c] = board.dest[i][c];
+                        }
+                    }
+                }
                 if s & GENERATOR != 0 {
                     generators |= bit(i as u8);
                     for d in 0..8 {
@@ -883,32 +895,45 @@ impl Pacman2 {
         let cost = b.constants.skill_cost;
         let alive0 = d.alive;
 
-        // 0. Validation. `code` holds action code + 1 (0 = stay); dead
-        // players' codes become 0, which is always valid.
-        let mut code = [0u32; PLAYERS];
-        let mut invalid = 0u8;
-        // Move targets, one byte lane per player (0xff for non-moves).
-        let mut targets = 0u32;
+        // 0. Validation, four byte lanes at once: `cw` holds action code + 1
+        // (0 = stay) per player; dead players' codes become 0, which is
+        // always valid.
+        let jw = u32::from_le_bytes([
+            joint[0].0 as u8,
+            joint[1].0 as u8,
+            joint[2].0 as u8,
+            joint[3].0 as u8,
+        ]);
+        let cw = (((jw & 0x7f7f_7f7f) + 0x0101_0101) ^ (jw & 0x8080_8080)) & byte_masks(alive0);
+        // Codes past 8 (lanes of 9 or more) are invalid.
+        let big = (((cw & 0x7f7f_7f7f) + 0x7777_7777) | cw) & 0x8080_8080;
+        // Where each action leads (0xff: invalid here), the cells of step
+        // 1 unless a move is scared.
+        let mut to = [0u8; PLAYERS];
         for p in 0..PLAYERS {
-            let live = alive0 & (1 << p) != 0;
-            let c = ((i32::from(joint[p].0) + 1) as u32) & 0u32.wrapping_sub(u32::from(live));
-            let cell = d.cell[p] as usize & 127;
-            let ok = u32::from(b.valid[cell]) | if d.strength[p] > cost { 0x1e0 } else { 0 };
-            invalid |= u8::from((c >= 9) | ((ok >> (c & 15)) & 1 == 0)) << p;
-            let is_move = c.wrapping_sub(1) < 4;
-            let to = u32::from(b.dest[cell][c as usize & 15]) | (0xff * u32::from(!is_move));
-            targets |= to << (8 * p);
-            code[p] = c;
+            let c = (cw >> (8 * p)) as usize & 15;
+            let strong = usize::from(d.strength[p] > cost);
+            to[p] = b.step[d.cell[p] as usize & 127][strong][c];
         }
-        // A move onto a cell where another live player stands (before
-        // anyone moves): that player may scare the mover into staying.
+        let tw = u32::from_le_bytes(to);
+        let invalid = lane_bits(big | zero_lanes(!tw));
+        // Shots: codes 5 and above (invalid ones are dropped below).
+        let mut shots = lane_bits(((cw & 0x7f7f_7f7f) + 0x7b7b_7b7b) | cw);
+        let code = cw.to_le_bytes().map(u32::from);
+        // A player going to (or staying on) a cell where another live
+        // player stands before anyone moves: a move there may be scared
+        // into staying (staying players only meet there after a tie).
         let c0 = lanes(d.cell, alive0);
-        let bump = zero_lanes(targets ^ c0.rotate_right(8))
-            | zero_lanes(targets ^ c0.rotate_right(16))
-            | zero_lanes(targets ^ c0.rotate_right(24));
+        let t = lanes(to, alive0);
+        let bump = zero_lanes(t ^ c0.rotate_right(8))
+            | zero_lanes(t ^ c0.rotate_right(16))
+            | zero_lanes(t ^ c0.rotate_right(24));
         let mut act = code;
         let mut errored = 0u8;
-        if (u32::from(invalid) | bump) != 0 {
+        if (u32::from(invalid) | bump) == 0 {
+            // 1. Moves, none scared.
+            d.cell = to;
+        } else {
             // The judge's order: players are checked one by one, the
             // invalid ones leave the field as they are met.
             let mut occ = [0u8; 128];
@@ -935,15 +960,11 @@ impl Pacman2 {
                 }
                 act[p] = if scared { 0 } else { c };
             }
-        }
-        let mut shots = 0u8;
-        for p in 0..PLAYERS {
-            shots |= u8::from(act[p] >= 5) << p;
-        }
-
-        // 1. Moves (dead players and non-moves stay put).
-        for p in 0..PLAYERS {
-            d.cell[p] = b.dest[d.cell[p] as usize & 127][act[p] as usize & 15];
+            shots &= !errored;
+            // 1. Moves (dead players and non-moves stay put).
+            for p in 0..PLAYERS {
+                d.cell[p] = b.dest[d.cell[p] as usize & 127][act[p] as usize & 15];
+            }
         }
 
         // 2. Fights: on a shared cell the strongest eat the others.
@@ -1115,23 +1136,22 @@ impl Pacman2 {
                 d.power_up_left[p] += i32::from(ate) * duration;
             }
         }
-        let mut boosted = false;
+        let mut boosted = 0u8;
         for p in 0..PLAYERS {
-            boosted |= (alive & (1 << p) != 0) & (d.power_up_left[p] > 0);
+            boosted |= u8::from(d.power_up_left[p] > 0) << p;
         }
-        // Without a boost running, no strength changes here, so nobody
-        // dies either.
-        if boosted {
-            for p in 0..PLAYERS {
-                let live = alive & (1 << p) != 0;
-                let boosted = live & (d.power_up_left[p] > 0);
-                d.power_up_left[p] -= i32::from(boosted);
-                let ends = boosted & (d.power_up_left[p] == 0);
-                d.strength[p] -= i32::from(ends) * enh;
-                let die = live & (d.strength[p] <= 0);
-                d.alive &= !(u8::from(die) << p);
-                d.strength[p] = if die { 0 } else { d.strength[p] };
-            }
+        // Only boosted players' strength changes here, so only they can
+        // die.
+        let mut rest = boosted & alive;
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize & 3;
+            rest &= rest - 1;
+            d.power_up_left[p] -= 1;
+            let ends = d.power_up_left[p] == 0;
+            d.strength[p] -= i32::from(ends) * enh;
+            let die = d.strength[p] <= 0;
+            d.alive &= !(u8::from(die) << p);
+            d.strength[p] = if die { 0 } else { d.strength[p] };
         }
 
         d.turn += 1;
