@@ -194,12 +194,26 @@ static BIT: [u128; 128] = {
     t
 };
 
-/// `POPCOUNT[mask]`: the set bits of a 9-bit mask.
-static POPCOUNT: [u8; 512] = {
-    let mut t = [0u8; 512];
+/// `CHOICES[m | s << 4]` for the free neighbours `m` (bit `d`: the cell in
+/// direction `d` is empty) and `s` (1: the tank may shoot): the number of
+/// valid actions in bits 0..4, then the [`TankAction::index`] of the `k`-th
+/// valid action (in index order) in bits `4 + 4k..8 + 4k`.
+static CHOICES: [u64; 32] = {
+    let mut t = [0u64; 32];
     let mut m = 0;
-    while m < 512 {
-        t[m] = (m as u32).count_ones() as u8;
+    while m < 32 {
+        // Stay, the moves to free cells, the shots when allowed.
+        let valid = 1 | (m & 15) << 1 | ((m >> 4) & 1) * 0b1_1110_0000;
+        let mut n = 0u64;
+        let mut b = 0;
+        while b < 9 {
+            if valid >> b & 1 == 1 {
+                t[m] |= (b as u64) << (4 + 4 * n);
+                n += 1;
+            }
+            b += 1;
+        }
+        t[m] |= n;
         m += 1;
     }
     t
@@ -207,25 +221,6 @@ static POPCOUNT: [u8; 512] = {
 
 /// Multiplier of the neighbour gather in `valid_mask_in`.
 const GATHER: u64 = 1 << 22 | 1 << 11 | 1 << 2 | 1 << 15;
-
-/// `SELECT[mask][k]`: the index of the `k`-th set bit of a 9-bit mask.
-static SELECT: [[u8; 16]; 512] = {
-    let mut t = [[0u8; 16]; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut k = 0;
-        let mut b = 0;
-        while b < 9 {
-            if m >> b & 1 == 1 {
-                t[m][k] = b as u8;
-                k += 1;
-            }
-            b += 1;
-        }
-        m += 1;
-    }
-    t
-};
 
 /// The padded index of an unpadded cell index.
 #[inline]
@@ -691,17 +686,24 @@ impl Field {
         // One shift brings the 23 cells from `p - PW` to `p + PW` into a
         // word: up is bit 0, left bit 10, right bit 12, down bit 22. A
         // destroyed tank (cell 0) gets its moves masked off.
+        let c = self.choice_index(i, occ) as u32;
+        (1 | (c & 15) << 1 | (c >> 4) * 0b1_1110_0000) as u16
+    }
+
+    /// The index into [`CHOICES`] of tank `i` on occupancy `occ`: bit `d`
+    /// set when the tank may move in direction `d`, bit 4 when it may shoot
+    /// (all clear for a destroyed tank).
+    #[inline(always)]
+    fn choice_index(&self, i: usize, occ: u128) -> usize {
         let core = &self.core;
         let p = core.pos[i] as usize;
-        let live = u32::from(core.alive >> i & 1);
-        let w = !((occ >> (p.wrapping_sub(PW) & IDX)) as u64)
-            & 0x40_1401
-            & u64::from(live).wrapping_neg();
+        let live = u64::from(core.alive >> i & 1);
+        let w = !((occ >> (p.wrapping_sub(PW) & IDX)) as u64) & 0x40_1401 & live.wrapping_neg();
         // Gather bits 0 (up), 12 (right), 22 (down), 10 (left) into bits
         // 22..26 with one multiplication (no two partial products collide).
-        let moves = ((w.wrapping_mul(GATHER) >> 22 & 0xf) << 1) as u32;
-        let can_shoot = u32::from((core.shot | !core.alive) >> i & 1 == 0);
-        (1 | moves | (can_shoot * 0b1_1110_0000)) as u16
+        let moves = (w.wrapping_mul(GATHER) >> 22 & 0xf) as usize;
+        let can_shoot = usize::from((core.shot | !core.alive) >> i & 1 == 0);
+        moves | can_shoot << 4
     }
 
     /// Replaces `out` with the valid actions of `tank` of `side` (only
@@ -799,16 +801,27 @@ impl Field {
     /// When the undo log is full ([`TURN_CAPACITY`] turns applied).
     #[inline]
     pub fn apply_unchecked(&mut self, actions: [[TankAction; 2]; 2]) {
-        let acts = [actions[0][0], actions[0][1], actions[1][0], actions[1][1]];
+        self.apply_indices([
+            actions[0][0].index(),
+            actions[0][1].index(),
+            actions[1][0].index(),
+            actions[1][1].index(),
+        ]);
+    }
+
+    /// [`Field::apply_unchecked`] with each tank's [`TankAction::index`]
+    /// (0 stay, 1..5 moves, 5..9 shots, direction `(k - 1) % 4`).
+    #[inline(always)]
+    fn apply_indices(&mut self, acts: [usize; 4]) {
         self.log.push(self.core);
         let core = &mut self.core;
         // 1. Moves: a tank that stays, shoots or is dead moves by zero.
         let mut shooters = 0u8;
         for (i, &a) in acts.iter().enumerate() {
             let live = core.alive >> i & 1;
-            let delta = MOVE_DELTA[a.index() & 15] & (live as usize).wrapping_neg();
+            let delta = MOVE_DELTA[a & 15] & (live as usize).wrapping_neg();
             core.pos[i] = ((core.pos[i] as usize).wrapping_add(delta) & IDX) as u8;
-            shooters |= (u8::from(a.is_shoot()) & live) << i;
+            shooters |= (u8::from(a >= 5) & live) << i;
         }
         // 2. Shots, all from the positions after the moves.
         let occ = Field::compute_occupancy(core.walls, &core.pos);
@@ -819,26 +832,32 @@ impl Field {
             }
             m & core.alive
         };
+        // Live tanks stand where `occ` has a bit and `walls` has none.
+        let tank_cells = occ & !core.walls;
         let mut hit = 0u128;
         let mut left = shooters;
         while left != 0 {
             let i = left.trailing_zeros() as usize;
             left &= left - 1;
-            let dir = acts[i] as usize & 3;
+            let dir = acts[i].wrapping_sub(1) & 3;
             let from = core.pos[i] as usize & IDX;
             let c = Field::ray(from, dir, occ) & IDX;
-            let there = tanks_at(c);
-            if there != 0 && !multiple(there) && !multiple(tanks_at(from)) {
-                let theirs = acts[there.trailing_zeros() as usize & 3];
-                if theirs.is_shoot() && theirs as usize & 3 == (dir + 2) & 3 {
-                    continue; // mutual shot: both survive
+            let at = BIT[c];
+            // Most shots end on a wall: only a tank's cell needs the
+            // mutual-shot test.
+            if at & tank_cells != 0 {
+                let there = tanks_at(c);
+                if !multiple(there) && !multiple(tanks_at(from)) {
+                    let theirs = acts[there.trailing_zeros() as usize & 3];
+                    if theirs >= 5 && theirs.wrapping_sub(1) & 3 == (dir + 2) & 3 {
+                        continue; // mutual shot: both survive
+                    }
                 }
             }
-            hit |= BIT[c];
+            hit |= at;
         }
         // 3. Destruction (border and steel cells are never destroyed).
-        // Tanks stand where `occ` has a bit and `walls` has none.
-        let tanks_hit = hit & occ & !core.walls;
+        let tanks_hit = hit & tank_cells;
         let cleared = hit & !FIXED;
         core.walls &= !cleared;
         // Every hit cell is emptied (steel and border aside).
@@ -882,16 +901,25 @@ impl Field {
         // part (the pick) and the fractional part (for the next tank). At
         // most 13 of the 64 bits are used up, so every pick is uniform up to
         // a relative error below 2^-47.
+        let k = self.random_indices(rng);
+        [
+            [ACTION16[k[0] & 15], ACTION16[k[1] & 15]],
+            [ACTION16[k[2] & 15], ACTION16[k[3] & 15]],
+        ]
+    }
+
+    /// [`Field::random_turn`] as [`TankAction::index`] values per tank.
+    #[inline(always)]
+    fn random_indices(&self, rng: &mut Rng) -> [usize; 4] {
         let mut r = rng.next_u64();
         let occ = self.occupancy();
-        let mut out = [[TankAction::Stay; 2]; 2];
-        for i in 0..4 {
-            let mask = self.valid_mask_in(i, occ) as usize & 511;
-            let prod = u128::from(r) * u128::from(POPCOUNT[mask]);
+        let mut out = [0usize; 4];
+        for (i, k) in out.iter_mut().enumerate() {
+            let choices = CHOICES[self.choice_index(i, occ) & 31];
+            let prod = u128::from(r) * u128::from(choices & 15);
             r = prod as u64;
-            let k = (prod >> 64) as usize;
-            let pick = SELECT[mask][k & 15];
-            out[i >> 1][i & 1] = ACTION16[pick as usize & 15];
+            let pick = (prod >> 64) as u32 & 15;
+            *k = (choices >> (4 + 4 * pick)) as usize & 15;
         }
         out
     }
@@ -904,8 +932,8 @@ impl Field {
     pub fn random_playout(&mut self, rng: &mut Rng) -> u32 {
         let mut turns = 0;
         while !self.is_over() {
-            let joint = self.random_turn(rng);
-            self.apply_unchecked(joint);
+            let k = self.random_indices(rng);
+            self.apply_indices(k);
             turns += 1;
         }
         turns
