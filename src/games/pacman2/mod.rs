@@ -1102,28 +1102,30 @@ impl Pacman2 {
         } else {
             alive
         };
+        // One pass: each lone player takes the small fruit of its cell
+        // (alone players stand on distinct cells); a small fruit goes
+        // first, so a large one is eaten only where no small one was.
         let mut spots: Cells = [0; 2];
+        let (mut s0, mut s1) = (d.small[0], d.small[1]);
+        let mut eaten = 0;
         for p in 0..PLAYERS {
             let on = 0u64.wrapping_sub(u64::from((alone >> p) & 1));
             let m = &b.bits[d.cell[p] as usize & 127];
+            let (e0, e1) = (s0 & m[0] & on, s1 & m[1] & on);
+            s0 ^= e0;
+            s1 ^= e1;
+            let ate = i32::from((e0 | e1) != 0);
+            d.strength[p] += ate;
+            eaten += ate;
             spots[0] |= m[0] & on;
             spots[1] |= m[1] & on;
         }
-        // A small fruit goes first.
-        let small = [d.small[0] & spots[0], d.small[1] & spots[1]];
         let large = [
             d.large[0] & spots[0] & !d.small[0],
             d.large[1] & spots[1] & !d.small[1],
         ];
-        d.small[0] ^= small[0];
-        d.small[1] ^= small[1];
-        for p in 0..PLAYERS {
-            let m = &b.bits[d.cell[p] as usize & 127];
-            let ate = ((small[0] & m[0]) | (small[1] & m[1])) != 0;
-            let ate = ate & ((alone >> p) & 1 != 0);
-            d.strength[p] += i32::from(ate);
-            d.small_fruit_count -= i32::from(ate);
-        }
+        d.small = [s0, s1];
+        d.small_fruit_count -= eaten;
         let enh = b.constants.large_fruit_enhancement;
         if (large[0] | large[1]) != 0 {
             d.large[0] ^= large[0];
