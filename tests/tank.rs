@@ -6,7 +6,8 @@ mod common;
 use std::path::Path;
 
 use botzone::games::tank::{
-    bricks_from_seed, item, Field, Outcome, SideAction, SideActions, TankAction, TankActions, CELLS,
+    bricks_from_seed, cell, item, step, Field, Outcome, SideAction, SideActions, TankAction,
+    TankActions, CELLS,
 };
 use botzone::games::Game;
 use botzone::rng::Rng;
@@ -409,4 +410,103 @@ fn no_heap_allocation_in_legal_actions_apply_undo_or_a_rollout() {
         allocations, 0,
         "{turns} turns allocated {allocations} times"
     );
+}
+
+/// Validity from the public cell view only (an independent reading of the
+/// rules, not the bitboards): moves into an empty on-board cell, shots when
+/// the tank did not shoot last turn.
+fn naive_valid(f: &Field, side: usize, tank: usize, a: TankAction) -> bool {
+    let Some((x, y)) = f.tank_position(side, tank) else {
+        return true;
+    };
+    if a.is_shoot() {
+        return !f.shot_last_turn(side, tank);
+    }
+    match a.direction() {
+        None => true,
+        Some(d) => step(cell(x, y), d).is_some_and(|c| f.at_cell(c) == item::NONE),
+    }
+}
+
+#[test]
+fn random_playouts_match_random_turns_and_stay_valid() {
+    for seed in 1..=12u32 {
+        let mut fast = Field::new(bricks_from_seed(seed));
+        let mut slow = fast.clone();
+        let mut rng_fast = Rng::new(u64::from(seed));
+        let mut rng_slow = Rng::new(u64::from(seed));
+        for _ in 0..20 {
+            let turns = fast.random_playout(&mut rng_fast);
+            let mut played = 0;
+            while !slow.is_over() {
+                let joint = slow.random_turn(&mut rng_slow);
+                for (side, pair) in joint.iter().enumerate() {
+                    for (tank, &a) in pair.iter().enumerate() {
+                        assert!(naive_valid(&slow, side, tank, a), "{a:?}\n{slow}");
+                        if !slow.tank_alive(side, tank) {
+                            assert_eq!(a, TankAction::Stay);
+                        }
+                    }
+                }
+                slow.try_apply(joint).unwrap();
+                played += 1;
+            }
+            assert_eq!(turns, played);
+            assert_eq!(fast, slow);
+            for _ in 0..turns {
+                assert!(fast.undo() && slow.undo());
+            }
+            assert_eq!(fast, Field::new(bricks_from_seed(seed)));
+        }
+    }
+}
+
+#[test]
+fn random_turn_is_uniform_over_the_valid_actions() {
+    // A position with moves blocked and shots forbidden for some tanks.
+    let mut f = Field::new(bricks_from_seed(3));
+    let mut rng = Rng::new(5);
+    // Play until some tank may not shoot (it shot last turn).
+    for _ in 0..30 {
+        let j = f.random_turn(&mut rng);
+        f.apply_unchecked(j);
+        if f.is_over()
+            || (0..4).any(|i| f.shot_last_turn(i / 2, i % 2) && f.tank_alive(i / 2, i % 2))
+        {
+            break;
+        }
+    }
+    assert!(!f.is_over(), "{f}");
+    const DRAWS: usize = 90_000;
+    let mut counts = [[0usize; 9]; 4];
+    for _ in 0..DRAWS {
+        let j = f.random_turn(&mut rng);
+        for i in 0..4 {
+            counts[i][j[i / 2][i % 2].index()] += 1;
+        }
+    }
+    for (i, row) in counts.iter().enumerate() {
+        let (side, tank) = (i / 2, i % 2);
+        let valid: Vec<bool> = TankAction::ALL
+            .iter()
+            .map(|&a| {
+                f.tank_alive(side, tank) && naive_valid(&f, side, tank, a) || a == TankAction::Stay
+            })
+            .collect();
+        let n = valid.iter().filter(|&&v| v).count() as f64;
+        let p = 1.0 / n;
+        let sigma = (DRAWS as f64 * p * (1.0 - p)).sqrt();
+        for (k, &c) in row.iter().enumerate() {
+            if valid[k] {
+                let dev = (c as f64 - DRAWS as f64 * p).abs();
+                assert!(
+                    dev <= 5.0 * sigma + 1.0,
+                    "tank {i} action {k}: {c} of {DRAWS}, expected {}\n{f}",
+                    DRAWS as f64 * p
+                );
+            } else {
+                assert_eq!(c, 0, "tank {i} drew invalid action {k}\n{f}");
+            }
+        }
+    }
 }

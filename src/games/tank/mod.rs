@@ -203,7 +203,7 @@ static CHOICES: [u64; 32] = {
     let mut m = 0;
     while m < 32 {
         // Stay, the moves to free cells, the shots when allowed.
-        let valid = 1 | (m & 15) << 1 | ((m >> 4) & 1) * 0b1_1110_0000;
+        let valid = 1 | ((m & 15) << 1) | (((m >> 4) & 1) * 0b1_1110_0000);
         let mut n = 0u64;
         let mut b = 0;
         while b < 9 {
@@ -681,13 +681,8 @@ impl Field {
 
     #[inline]
     fn valid_mask_in(&self, i: usize, occ: u128) -> u16 {
-        // A destroyed tank sits on a border corner whose neighbours are all
-        // border cells, so only its shots need masking.
-        // One shift brings the 23 cells from `p - PW` to `p + PW` into a
-        // word: up is bit 0, left bit 10, right bit 12, down bit 22. A
-        // destroyed tank (cell 0) gets its moves masked off.
         let c = self.choice_index(i, occ) as u32;
-        (1 | (c & 15) << 1 | (c >> 4) * 0b1_1110_0000) as u16
+        (1 | ((c & 15) << 1) | ((c >> 4) * 0b1_1110_0000)) as u16
     }
 
     /// The index into [`CHOICES`] of tank `i` on occupancy `occ`: bit `d`
@@ -695,6 +690,9 @@ impl Field {
     /// (all clear for a destroyed tank).
     #[inline(always)]
     fn choice_index(&self, i: usize, occ: u128) -> usize {
+        // One shift brings the 23 cells from `p - PW` to `p + PW` into a
+        // word: up is bit 0, left bit 10, right bit 12, down bit 22. A
+        // destroyed tank (cell 0) gets its moves masked off.
         let core = &self.core;
         let p = core.pos[i] as usize;
         let live = u64::from(core.alive >> i & 1);
