@@ -269,3 +269,34 @@ fn request_errors_name_the_part() {
         .to_string();
     assert!(err.starts_with("request: expected an object"), "{err}");
 }
+
+/// `initdata` with a size: the judge still draws both sides (so the rest of
+/// the generator's draws are unchanged), then a given side in 6..12
+/// replaces the drawn one; other sizes are ignored.
+#[test]
+fn generate_sized_replaces_only_valid_sides() {
+    for seed in 1..=30 {
+        let drawn = Map::generate(seed);
+        assert_eq!(Map::generate_sized(seed, None, None), drawn);
+        assert_eq!(Map::generate_sized(seed, Some(12), Some(5)), drawn);
+        let sized = Map::generate_sized(seed, Some(7), Some(11));
+        assert_eq!((sized.width, sized.height), (7, 11));
+        // A legal field: every player exactly once, inside the given size.
+        let game = Pacman2::new(&sized);
+        assert!(!game.is_over());
+        for r in 0..11 {
+            for c in 0..11 {
+                if r >= sized.height || c >= sized.width {
+                    assert_eq!(sized.content[r][c], 0, "seed {seed} ({r},{c})");
+                }
+            }
+        }
+        let players: u32 = sized
+            .content
+            .iter()
+            .flatten()
+            .map(|&x| u32::from(x & 15).count_ones())
+            .sum();
+        assert_eq!(players, 4, "seed {seed}");
+    }
+}

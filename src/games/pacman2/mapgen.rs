@@ -263,6 +263,13 @@ impl Gen {
 
 /// The judge's map for `seed`.
 pub(super) fn generate(seed: u32) -> Map {
+    generate_sized(seed, None, None)
+}
+
+/// The judge's map for `seed` when `initdata` also gives a size: the judge
+/// still draws both sides, then a given side in `6..12` replaces the drawn
+/// one (others are ignored).
+pub(super) fn generate_sized(seed: u32, width: Option<usize>, height: Option<usize>) -> Map {
     let mut rng = GlibcRand::new(seed);
     let side = |rng: &mut GlibcRand| {
         if rng.rand() % 3 == 0 {
@@ -271,8 +278,11 @@ pub(super) fn generate(seed: u32) -> Map {
             rng.between(9, 12)
         }
     };
+    let given = |n: Option<usize>| n.filter(|n| (6..12).contains(n));
     let w = side(&mut rng) as usize;
     let h = side(&mut rng) as usize;
+    let w = given(width).unwrap_or(w);
+    let h = given(height).unwrap_or(h);
     let mut g = Gen {
         rng,
         w,

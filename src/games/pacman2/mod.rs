@@ -289,6 +289,14 @@ impl Map {
         mapgen::generate(seed)
     }
 
+    /// The map the judge draws for `{"initdata":{"seed":N,"width":W,"height":H}}`:
+    /// both sides are drawn as for [`Map::generate`], then a given side in
+    /// `6..12` replaces the drawn one (a side outside that range is ignored,
+    /// as the judge ignores it).
+    pub fn generate_sized(seed: u32, width: Option<usize>, height: Option<usize>) -> Map {
+        mapgen::generate_sized(seed, width, height)
+    }
+
     /// Reads a map from the judge's `initdata` (or a first request, which
     /// adds `"id"`): `width`, `height`, the four constants (20, 10, 10, 4
     /// when missing), `static` and `content`; `seed` is optional.

@@ -88,7 +88,14 @@ pub fn pacman2_map(initdata: &Value, seed: u32) -> Result<pacman2::Map, String> 
         }
         pacman2::Map::from_json(&to_lib_json(&given)?).map_err(|e| format!("initdata: {e}"))?
     } else {
-        pacman2::Map::generate(seed)
+        // The judge draws a field of a given size in [6, 12).
+        let side = |key: &str| {
+            initdata
+                .get(key)
+                .and_then(json_int)
+                .and_then(|v| usize::try_from(v).ok())
+        };
+        pacman2::Map::generate_sized(seed, side("width"), side("height"))
     };
     map.seed = Some(seed);
     let k = &mut map.constants;
