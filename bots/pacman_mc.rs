@@ -1,9 +1,13 @@
 //! `pacman_mc`: a Pacman2 bot for Botzone. Flat Monte Carlo over its own
-//! actions: each rollout plays uniformly random valid actions for everyone
-//! to the end of the game and is valued by Botzone's score for this bot
-//! (rank points plus strength share). It spends the turn's budget minus a
-//! safety margin (`botzone::time::Deadline`), and says how many rollouts
-//! it ran in `debug` (`rollouts=123456 ...`).
+//! valid actions (round robin): each rollout plays the action, then at most
+//! 20 turns in which every player follows `pacman2::policy::GreedyPolicy`
+//! (eat fruit, step onto weaker players, shoot only with someone in the
+//! beam's path, keep away from stronger players and their beams, with
+//! random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
+//! score for this bot (rank points plus strength share) on the strengths
+//! reached, large-fruit boosts that run out before the end taken off. It
+//! spends the turn's budget minus a safety margin (`botzone::time::Deadline`),
+//! and says how many rollouts it ran in `debug` (`rollouts=123456 ...`).
 //!
 //! Keep-running by default: the state is kept between turns and only each
 //! turn's request is applied. Traditional mode (the whole history every
@@ -14,7 +18,8 @@
 //! ```
 //!
 //! Environment: `BOTZONE_TIME_LIMIT` (seconds per turn), `BOTZONE_SEED`
-//! (reproducible random choices).
+//! (reproducible random choices), `BOTZONE_ITERATIONS` (a fixed number of
+//! rollouts per turn instead of the clock).
 
 use std::process::ExitCode;
 

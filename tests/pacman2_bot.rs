@@ -328,3 +328,36 @@ fn first_turn_runs_at_least_50000_rollouts() {
     eprintln!("first turn: {debug}");
     assert!(rollouts >= 50_000, "{debug}");
 }
+
+/// The bot's rollouts: `GreedyPolicy` gives every live player a valid
+/// action, and depth-limited rollouts with the leaf evaluation allocate
+/// nothing once the policy's tables are built.
+#[test]
+fn greedy_rollouts_are_valid_and_allocation_free() {
+    use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
+    for seed in 1..=6 {
+        let mut game = Pacman2::new(&Map::generate(seed));
+        let policy = GreedyPolicy::new(&game);
+        let mut rng = Rng::new(u64::from(seed));
+        let (sum, allocations) = common::count_allocations(|| {
+            let mut sum = 0.0;
+            for _ in 0..200 {
+                let mut turns = 0;
+                while turns < 20 && !game.is_over() {
+                    let joint = policy.joint(&game, &mut rng);
+                    for (p, &a) in joint.iter().enumerate() {
+                        assert!(!game.is_alive(p) || game.is_valid(p, a), "{a:?}");
+                    }
+                    game.apply(&joint);
+                    turns += 1;
+                }
+                sum += evaluate(&game, 0);
+                game.undo_to(0);
+            }
+            sum
+        });
+        assert_eq!(allocations, 0);
+        assert!(sum > 0.0);
+        assert_eq!(game.turn(), 0);
+    }
+}
