@@ -189,27 +189,7 @@ pub fn choose_command(
             rollouts += 1;
         }
     }
-    let mut best = 0;
-    let mut best_mean = f64::NEG_INFINITY;
-    for i in 0..cands.len() {
-        if count[i] == 0 {
-            continue;
-        }
-        let mean = sum[i] / count[i] as f64;
-        if mean > best_mean {
-            best_mean = mean;
-            best = i;
-        }
-    }
-    Choice {
-        best: cands[best],
-        mean: if best_mean.is_finite() {
-            best_mean
-        } else {
-            0.0
-        },
-        rollouts,
-    }
+    best_of(&cands, &sum, &count, 0, rollouts)
 }
 
 /// Flat Monte Carlo over start vertices for player `me`: candidates on a
@@ -248,7 +228,19 @@ pub fn choose_start(me: usize, deadline: &Deadline, rng: &mut Rng) -> Choice<(u8
             rollouts += 1;
         }
     }
-    let mut best = 2 * 6 + 2;
+    best_of(&cands, &sum, &count, 2 * 6 + 2, rollouts)
+}
+
+/// The candidate with the best mean value (the first on ties; `fallback`
+/// when none was tried).
+fn best_of<T: Copy>(
+    cands: &[T],
+    sum: &[f64],
+    count: &[u64],
+    fallback: usize,
+    rollouts: u64,
+) -> Choice<T> {
+    let mut best = fallback;
     let mut best_mean = f64::NEG_INFINITY;
     for i in 0..cands.len() {
         if count[i] > 0 && sum[i] / count[i] as f64 > best_mean {
