@@ -310,13 +310,7 @@ pub fn search<G: Game, P: Policy<G>>(
                     }
                 }
             } else {
-                for (p, slot) in joint.iter_mut().enumerate() {
-                    *slot = if game.is_active(p) {
-                        policy.action(game, p, rng)
-                    } else {
-                        G::Action::default()
-                    };
-                }
+                policy.fill_joint(game, rng, &mut joint);
                 game.apply(&joint);
                 depth += 1;
             }

@@ -33,6 +33,19 @@ use crate::time::Deadline;
 pub trait Policy<G: Game> {
     /// An action for `player`, who is active in `game`.
     fn action(&mut self, game: &G, player: usize, rng: &mut Rng) -> G::Action;
+
+    /// Fills `joint` with one turn: [`Policy::action`] for every active
+    /// player, the default action for the others.
+    #[inline]
+    fn fill_joint(&mut self, game: &G, rng: &mut Rng, joint: &mut [G::Action]) {
+        for (p, slot) in joint.iter_mut().enumerate() {
+            *slot = if game.is_active(p) {
+                self.action(game, p, rng)
+            } else {
+                G::Action::default()
+            };
+        }
+    }
 }
 
 /// Uniformly random legal actions (through [`Game::legal_actions`]).
@@ -177,13 +190,7 @@ pub fn search<G: Game, P: Policy<G>>(
         game.apply(&joint);
         let mut depth = 1u64;
         while !game.is_over() {
-            for (p, slot) in joint.iter_mut().enumerate() {
-                *slot = if game.is_active(p) {
-                    policy.action(game, p, rng)
-                } else {
-                    G::Action::default()
-                };
-            }
+            policy.fill_joint(game, rng, &mut joint);
             game.apply(&joint);
             depth += 1;
         }
