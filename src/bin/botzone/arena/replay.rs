@@ -36,6 +36,13 @@ fn verdict_note(entry: &Value) -> String {
     notes
 }
 
+/// The judge log's entries (empty when the document has none).
+fn log_of(doc: &Value) -> &[Value] {
+    doc.get("log")
+        .and_then(Value::as_array)
+        .map_or(&[][..], |v| v)
+}
+
 fn bot_entries(log: &[Value]) -> impl Iterator<Item = &Value> {
     log.iter().skip(1).step_by(2)
 }
@@ -44,10 +51,7 @@ fn pacman2_frames(doc: &Value) -> Result<Vec<Frame>, String> {
     let initdata = doc.get("initdata").cloned().unwrap_or(Value::Null);
     let map = pacman2_map(&initdata, seed_of(&initdata))?;
     let mut game = Pacman2::new(&map);
-    let log = doc
-        .get("log")
-        .and_then(Value::as_array)
-        .map_or(&[][..], |v| v);
+    let log = log_of(doc);
     let mut frames = vec![Frame {
         title: "start".into(),
         board: game.to_string(),
@@ -98,10 +102,7 @@ fn tank_frames(doc: &Value) -> Result<Vec<Frame>, String> {
     let max_turn = initdata.get("maxTurn").and_then(json_int).unwrap_or(100);
     let mut field =
         Field::with_max_turn(bricks, max_turn.clamp(0, tank::TURN_CAPACITY as i64) as u32);
-    let log = doc
-        .get("log")
-        .and_then(Value::as_array)
-        .map_or(&[][..], |v| v);
+    let log = log_of(doc);
     let mut frames = vec![Frame {
         title: "start".into(),
         board: field.to_string(),
@@ -180,10 +181,7 @@ fn enclosure_frames(doc: &Value) -> Result<Vec<Frame>, String> {
         }
     }
     let mut state = State::new(positions);
-    let log = doc
-        .get("log")
-        .and_then(Value::as_array)
-        .map_or(&[][..], |v| v);
+    let log = log_of(doc);
     let mut frames = vec![Frame {
         title: "start".into(),
         board: state.to_string(),
