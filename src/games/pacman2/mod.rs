@@ -462,6 +462,9 @@ struct Dynamic {
     cell: [u8; PLAYERS],
     /// Bit `p` set while player `p` is alive.
     alive: u8,
+    /// Bit `p` set while player `p`'s large-fruit boost lasts
+    /// (`power_up_left[p] > 0`).
+    boosted: u8,
     turn: u8,
 }
 
@@ -481,10 +484,13 @@ struct Board {
     dest: [[u8; 16]; 128],
     /// Bit `code + 1` set for the stay and move codes valid on this cell.
     valid: [u16; 128],
-    /// Stay, the moves without a wall, then the four shots: a random
-    /// valid action is `roll[cell][below(1 + moves + 4 if strong)]`.
-    roll: [[i8; 16]; 128],
-    move_count: [u8; 128],
+    /// Stay, the moves without a wall, then the four shots, each as
+    /// `code + 1` in the low byte and the cell it leads to in the high
+    /// byte: a random valid action is `roll[cell][below(count[cell][strong])]`.
+    roll: [[u16; 16]; 128],
+    /// Valid actions on this cell for a weak and a strong player (stay and
+    /// the moves, plus the four shots when strong).
+    count: [[u8; 2]; 128],
     /// Where code + 1 leads from this cell, for a weak and a strong
     /// player (`[cell][strong][code + 1]`), `0xff` for an invalid action.
     step: [[[u8; 16]; 2]; 128],
@@ -602,7 +608,7 @@ impl Pacman2 {
             dest: [[0; 16]; 128],
             valid: [0; 128],
             roll: [[0; 16]; 128],
-            move_count: [0; 128],
+            count: [[0; 2]; 128],
             beam: [[[0; 2]; 4]; 128],
             spawn: [0; 2],
             bits: [[0; 2]; 128],
@@ -624,7 +630,7 @@ impl Pacman2 {
                 board.bits[i] = words(bit(i as u8));
                 board.dest[i] = [i as u8; 16];
                 board.valid[i] = 1;
-                board.roll[i][0] = -1;
+                board.roll[i][0] = u16::from(i as u8) << 8;
                 let mut n = 0;
                 for d in 0..4 {
                     let (nr, nc) = wrap(r, c, d);
@@ -632,13 +638,13 @@ impl Pacman2 {
                         board.dest[i][d + 1] = idx(nr, nc);
                         board.valid[i] |= 1 << (d + 1);
                         n += 1;
-                        board.roll[i][n] = d as i8;
+                        board.roll[i][n] = (d as u16 + 1) | u16::from(idx(nr, nc)) << 8;
                     }
                 }
                 for k in 0..4 {
-                    board.roll[i][n + 1 + k] = 4 + k as i8;
+                    board.roll[i][n + 1 + k] = (5 + k as u16) | u16::from(i as u8) << 8;
                 }
-                board.move_count[i] = n as u8;
+                board.count[i] = [1 + n as u8, 5 + n as u8];
                 for strong in 0..2 {
                     let ok = u32::from(board.valid[i]) | if strong == 1 { 0x1e0 } else { 0 };
                     for c in 0..9 {
@@ -858,25 +864,22 @@ impl Pacman2 {
     #[inline]
     pub fn random_action(&self, p: usize, rng: &mut Rng) -> Action {
         let cell = self.cur.cell[p] as usize & 127;
-        let shots = if self.cur.strength[p] > self.board.constants.skill_cost {
-            4
-        } else {
-            0
-        };
-        let n = 1 + u32::from(self.board.move_count[cell]) + shots;
-        Action(self.board.roll[cell][rng.below(n) as usize & 15])
+        let strong = usize::from(self.cur.strength[p] > self.board.constants.skill_cost);
+        let n = u32::from(self.board.count[cell][strong]);
+        Action(self.board.roll[cell][rng.below(n) as usize & 15] as i8 - 1)
     }
 
     /// [`Pacman2::random_action`] from 32 random bits (Lemire's
     /// multiply-shift, as `Rng::below`), for any player (a dead player's
-    /// action is ignored by `apply`).
+    /// pick is dropped by the caller): `code + 1` in the low byte, the
+    /// cell it leads to in the high byte.
     #[inline(always)]
-    fn pick(&self, p: usize, bits: u32) -> Action {
+    fn pick(&self, p: usize, bits: u32) -> u32 {
         let cell = self.cur.cell[p] as usize & 127;
-        let strong = self.cur.strength[p] > self.board.constants.skill_cost;
-        let n = 1 + u32::from(self.board.move_count[cell]) + 4 * u32::from(strong);
-        let k = (u64::from(bits) * u64::from(n)) >> 32;
-        Action(self.board.roll[cell][k as usize & 15])
+        let strong = usize::from(self.cur.strength[std::hint::black_box(p)] > self.board.constants.skill_cost);
+        let n = u64::from(self.board.count[cell][strong]);
+        let k = (u64::from(bits) * n) >> 32;
+        u32::from(self.board.roll[cell][k as usize & 15])
     }
 
     /// Plays one joint turn exactly as the judge's `NextTurn`
@@ -893,6 +896,39 @@ impl Pacman2 {
     pub fn apply(&mut self, joint: &[Action]) -> bool {
         let joint = [joint[0], joint[1], joint[2], joint[3]];
         debug_assert!(!self.is_over(), "apply on a finished game");
+        let b = &self.board;
+        let d = &self.cur;
+        let cost = b.constants.skill_cost;
+        // Validation, four byte lanes at once: `cw` holds action code + 1
+        // (0 = stay) per player; dead players' codes become 0, which is
+        // always valid.
+        let jw = u32::from_le_bytes([
+            joint[0].0 as u8,
+            joint[1].0 as u8,
+            joint[2].0 as u8,
+            joint[3].0 as u8,
+        ]);
+        let cw = (((jw & 0x7f7f_7f7f) + 0x0101_0101) ^ (jw & 0x8080_8080)) & byte_masks(d.alive);
+        // Codes past 8 (lanes of 9 or more) are invalid.
+        let big = (((cw & 0x7f7f_7f7f) + 0x7777_7777) | cw) & 0x8080_8080;
+        // Where each action leads (0xff: invalid here).
+        let mut tw = 0;
+        for p in 0..PLAYERS {
+            let c = (cw >> (8 * p)) as usize & 15;
+            let strong = usize::from(d.strength[p] > cost);
+            tw |= u32::from(b.step[d.cell[p] as usize & 127][strong][c]) << (8 * p);
+        }
+        let invalid = lane_bits(big | zero_lanes(!tw));
+        self.advance(cw, tw, invalid)
+    }
+
+    /// The rest of [`Pacman2::apply`] once the actions are read: `cw` holds
+    /// code + 1 per byte lane (0 for dead players), `tw` where each valid
+    /// action leads (a dead player's own cell), `invalid` the players whose
+    /// action is invalid.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // players index several arrays
+    fn advance(&mut self, cw: u32, tw: u32, invalid: u8) -> bool {
         let depth = self.cur.turn as usize;
         if depth >= MAX_TURN {
             return false;
@@ -902,29 +938,6 @@ impl Pacman2 {
         let d = &mut self.cur;
         let cost = b.constants.skill_cost;
         let alive0 = d.alive;
-
-        // 0. Validation, four byte lanes at once: `cw` holds action code + 1
-        // (0 = stay) per player; dead players' codes become 0, which is
-        // always valid.
-        let jw = u32::from_le_bytes([
-            joint[0].0 as u8,
-            joint[1].0 as u8,
-            joint[2].0 as u8,
-            joint[3].0 as u8,
-        ]);
-        let cw = (((jw & 0x7f7f_7f7f) + 0x0101_0101) ^ (jw & 0x8080_8080)) & byte_masks(alive0);
-        // Codes past 8 (lanes of 9 or more) are invalid.
-        let big = (((cw & 0x7f7f_7f7f) + 0x7777_7777) | cw) & 0x8080_8080;
-        // Where each action leads (0xff: invalid here), the cells of step
-        // 1 unless a move is scared.
-        let mut to = [0u8; PLAYERS];
-        for p in 0..PLAYERS {
-            let c = (cw >> (8 * p)) as usize & 15;
-            let strong = usize::from(d.strength[p] > cost);
-            to[p] = b.step[d.cell[p] as usize & 127][strong][c];
-        }
-        let tw = u32::from_le_bytes(to);
-        let invalid = lane_bits(big | zero_lanes(!tw));
         // Shots: codes 5 and above (invalid ones are dropped below).
         let mut shots = lane_bits(((cw & 0x7f7f_7f7f) + 0x7b7b_7b7b) | cw);
         let code = cw.to_le_bytes().map(u32::from);
@@ -932,7 +945,7 @@ impl Pacman2 {
         // player stands before anyone moves: a move there may be scared
         // into staying (staying players only meet there after a tie).
         let c0 = lanes(d.cell, alive0);
-        let t = lanes(to, alive0);
+        let t = lanes(tw.to_le_bytes(), alive0);
         let bump = zero_lanes(t ^ c0.rotate_right(8))
             | zero_lanes(t ^ c0.rotate_right(16))
             | zero_lanes(t ^ c0.rotate_right(24));
@@ -940,7 +953,7 @@ impl Pacman2 {
         let mut errored = 0u8;
         if (u32::from(invalid) | bump) == 0 {
             // 1. Moves, none scared.
-            d.cell = to;
+            d.cell = tw.to_le_bytes();
         } else {
             // The judge's order: players are checked one by one, the
             // invalid ones leave the field as they are met.
@@ -1110,55 +1123,47 @@ impl Pacman2 {
         } else {
             alive
         };
-        // One pass: each lone player takes the small fruit of its cell
-        // (alone players stand on distinct cells); a small fruit goes
-        // first, so a large one is eaten only where no small one was.
-        let mut spots: Cells = [0; 2];
-        let (mut s0, mut s1) = (d.small[0], d.small[1]);
-        let mut eaten = 0;
+        // Lone players on a fruit (alone players stand on distinct cells,
+        // so the tests do not interfere): most turns nobody eats.
+        let fruit = [d.small[0] | d.large[0], d.small[1] | d.large[1]];
+        let mut here = 0u8;
         for p in 0..PLAYERS {
-            let on = 0u64.wrapping_sub(u64::from((alone >> p) & 1));
-            let m = &b.bits[d.cell[p] as usize & 127];
-            let (e0, e1) = (s0 & m[0] & on, s1 & m[1] & on);
-            s0 ^= e0;
-            s1 ^= e1;
-            let ate = i32::from((e0 | e1) != 0);
-            d.strength[p] += ate;
-            eaten += ate;
-            spots[0] |= m[0] & on;
-            spots[1] |= m[1] & on;
+            let cell = u32::from(d.cell[p]);
+            here |= (((fruit[(cell >> 6) as usize & 1] >> (cell & 63)) & 1) as u8) << p;
         }
-        let large = [
-            d.large[0] & spots[0] & !d.small[0],
-            d.large[1] & spots[1] & !d.small[1],
-        ];
-        d.small = [s0, s1];
-        d.small_fruit_count -= eaten;
         let enh = b.constants.large_fruit_enhancement;
-        if (large[0] | large[1]) != 0 {
-            d.large[0] ^= large[0];
-            d.large[1] ^= large[1];
-            let duration = b.constants.large_fruit_duration;
-            for p in 0..PLAYERS {
-                let ate = has(&large, d.cell[p]) & ((alone >> p) & 1 != 0);
-                let fresh = ate & (d.power_up_left[p] == 0);
-                d.strength[p] += i32::from(fresh) * enh;
-                d.power_up_left[p] += i32::from(ate) * duration;
+        let mut rest = here & alone;
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize & 3;
+            rest &= rest - 1;
+            let cell = d.cell[p];
+            let word = (cell >> 6) as usize & 1;
+            let m = 1u64 << (cell & 63);
+            // A small fruit goes first; a large one is eaten only where no
+            // small one was.
+            if d.small[word] & m != 0 {
+                d.small[word] ^= m;
+                d.small_fruit_count -= 1;
+                d.strength[p] += 1;
+            } else {
+                d.large[word] ^= m;
+                if d.power_up_left[p] == 0 {
+                    d.strength[p] += enh;
+                }
+                d.power_up_left[p] += b.constants.large_fruit_duration;
+                d.boosted |= u8::from(d.power_up_left[p] > 0) << p;
             }
-        }
-        let mut boosted = 0u8;
-        for p in 0..PLAYERS {
-            boosted |= u8::from(d.power_up_left[p] > 0) << p;
         }
         // Only boosted players' strength changes here, so only they can
         // die.
-        let mut rest = boosted & alive;
+        let mut rest = d.boosted & alive;
         while rest != 0 {
             let p = rest.trailing_zeros() as usize & 3;
             rest &= rest - 1;
             d.power_up_left[p] -= 1;
             let ends = d.power_up_left[p] == 0;
             d.strength[p] -= i32::from(ends) * enh;
+            d.boosted &= !(u8::from(ends) << p);
             let die = d.strength[p] <= 0;
             d.alive &= !(u8::from(die) << p);
             d.strength[p] = if die { 0 } else { d.strength[p] };
@@ -1198,7 +1203,9 @@ impl Pacman2 {
 
     /// Plays random valid actions for every live player until the game
     /// ends; returns the number of turns played (undo them with
-    /// [`Pacman2::undo_to`]).
+    /// [`Pacman2::undo_to`]). Each action is drawn as
+    /// [`Pacman2::random_action`] does, together with where it leads, so
+    /// the turn skips [`Pacman2::apply`]'s validation.
     #[inline]
     pub fn random_rollout(&mut self, rng: &mut Rng) -> usize {
         let start = self.turn();
@@ -1208,13 +1215,22 @@ impl Pacman2 {
         loop {
             // Two 64-bit draws give each player 32 bits.
             let (x, y) = (rng.next_u64(), rng.next_u64());
-            let joint = [
+            let e = [
                 self.pick(0, x as u32),
                 self.pick(1, (x >> 32) as u32),
                 self.pick(2, y as u32),
                 self.pick(3, (y >> 32) as u32),
             ];
-            if !self.apply(&joint) {
+            let (mut cw, mut tw) = (0, 0);
+            for (p, e) in e.into_iter().enumerate() {
+                cw |= (e & 0xff) << (8 * p);
+                tw |= (e >> 8) << (8 * p);
+            }
+            // Dead players stay put.
+            let m = byte_masks(self.cur.alive);
+            let cw = cw & m;
+            let tw = (tw & m) | (u32::from_le_bytes(self.cur.cell) & !m);
+            if !self.advance(cw, tw, 0) {
                 break;
             }
         }
