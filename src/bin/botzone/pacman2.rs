@@ -19,8 +19,9 @@ pub fn map_json(seed: u32) -> Result<String, CliError> {
 
 /// The sample's `RandomPlay` on the map of `seed` for `budget`: from the
 /// start, every live player takes a uniformly random valid action each turn
-/// until the game ends, the final scores are computed, and every turn is
-/// undone back to the start; repeated.
+/// until the game ends, the final scores are computed, and the game is
+/// taken back to the start (one [`Pacman2::undo_to`], where the sample
+/// pops its stack turn by turn); repeated.
 pub fn bench(seed: u32, budget: Duration) -> Result<BenchReport, CliError> {
     let map = Map::generate(seed);
     let mut game = Pacman2::new(&map);
@@ -47,11 +48,11 @@ pub fn bench(seed: u32, budget: Duration) -> Result<BenchReport, CliError> {
 }
 
 /// One playout: random valid actions to the end, player 0's score, then
-/// undo turn by turn.
+/// back to the start.
 #[inline]
 fn playout(game: &mut Pacman2, rng: &mut Rng) -> (usize, f64) {
     let turns = game.random_rollout(rng);
     let score = game.final_scores()[0];
-    while game.undo() {}
+    game.undo_to(0);
     (turns, score)
 }

@@ -876,7 +876,7 @@ impl Pacman2 {
     #[inline(always)]
     fn pick(&self, p: usize, bits: u32) -> u32 {
         let cell = self.cur.cell[p] as usize & 127;
-        let strong = usize::from(self.cur.strength[std::hint::black_box(p)] > self.board.constants.skill_cost);
+        let strong = usize::from(self.cur.strength[p] > self.board.constants.skill_cost);
         let n = u64::from(self.board.count[cell][strong]);
         let k = (u64::from(bits) * n) >> 32;
         u32::from(self.board.roll[cell][k as usize & 15])
