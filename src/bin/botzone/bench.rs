@@ -1,5 +1,8 @@
-//! `botzone bench`: random playouts per second on a judge map.
+//! `botzone bench`: random playouts per second on a judge map, alone or
+//! side by side with a peer program (the wiki samples' benchmarks).
 
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use clap::Args;
@@ -20,6 +23,16 @@ pub struct BenchArgs {
     /// Print one JSON object as the last line.
     #[arg(long)]
     json: bool,
+    /// A peer benchmark to compare with on the same map: the C++ samples'
+    /// `pacman2_bench` (run as `PROGRAM MAP.json PLAYOUTS`) or `tank_bench`
+    /// (`PROGRAM BRICK0 BRICK1 BRICK2 PLAYOUTS`), as
+    /// `../shared/reference/build.sh` builds them. Both sides run in turn,
+    /// each for about `--seconds`, and are compared by CPU time.
+    #[arg(long, value_name = "PROGRAM")]
+    versus: Option<PathBuf>,
+    /// Alternating rounds of the comparison with `--versus`.
+    #[arg(long, default_value_t = 3, requires = "versus")]
+    rounds: u32,
 }
 
 /// What a benchmark measured.
@@ -38,12 +51,86 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err("--seconds must be a positive number".into());
     }
+    if args.rounds == 0 {
+        return Err("--rounds must be at least 1".into());
+    }
     let budget = Duration::from_secs_f64(args.seconds);
+    let name = game_name(args.game);
+    let Some(program) = &args.versus else {
+        let m = measure(args.game, args.seed, budget)?;
+        m.print(name);
+        if args.json {
+            println!("{}", m.json(name, args.seed));
+        }
+        return Ok(());
+    };
+
+    let peer = Peer::new(program.clone(), args.game, args.seed)?;
+    let count = peer.calibrate(args.seconds)?;
+    println!(
+        "{name}, seed {}: this toolkit vs {} ({count} playouts a run), {} rounds",
+        args.seed,
+        program.display(),
+        args.rounds
+    );
+    let mut ratios = Vec::new();
+    let mut ours = Vec::new();
+    let mut theirs = Vec::new();
+    for round in 1..=args.rounds {
+        let m = measure(args.game, args.seed, budget)?;
+        let rate = m.playouts_per_cpu_second();
+        let peer_rate = count as f64 / peer.run(count)?;
+        let ratio = rate / peer_rate;
+        println!(
+            "round {round}: {rate:.0} playouts/s vs {peer_rate:.0} playouts/s (CPU time): {ratio:.2}x"
+        );
+        ratios.push(ratio);
+        ours.push(rate);
+        theirs.push(peer_rate);
+    }
+    let ratio = median(&ratios);
+    let (lo, hi) = ratios
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    println!("ratio: {ratio:.2}x (median; {lo:.2}x to {hi:.2}x)");
+    if args.json {
+        let obj = serde_json::json!({
+            "game": name,
+            "seed": args.seed,
+            "versus": program.display().to_string(),
+            "playouts_per_cpu_second": median(&ours),
+            "versus_playouts_per_cpu_second": median(&theirs),
+            "ratios": ratios,
+            "ratio": ratio,
+        });
+        println!("{obj}");
+    }
+    Ok(())
+}
+
+fn game_name(game: AnyGame) -> &'static str {
+    match game {
+        AnyGame::Pacman2 => "pacman2",
+        AnyGame::Tank => "tank",
+        AnyGame::Enclosure => "enclosure",
+    }
+}
+
+/// One measurement of this toolkit.
+struct Measurement {
+    report: BenchReport,
+    /// CPU seconds of the measuring thread, when the system tells.
+    cpu: Option<f64>,
+}
+
+/// Runs the game's benchmark for `budget`, timing it by the wall clock and
+/// by this thread's CPU time.
+fn measure(game: AnyGame, seed: u32, budget: Duration) -> Result<Measurement, CliError> {
     let cpu_before = cpu_time();
-    let (name, report) = match args.game {
-        AnyGame::Pacman2 => ("pacman2", crate::pacman2::bench(args.seed, budget)?),
-        AnyGame::Tank => ("tank", crate::tank::bench(args.seed, budget)?),
-        AnyGame::Enclosure => ("enclosure", crate::enclosure::bench(args.seed, budget)?),
+    let report = match game {
+        AnyGame::Pacman2 => crate::pacman2::bench(seed, budget)?,
+        AnyGame::Tank => crate::tank::bench(seed, budget)?,
+        AnyGame::Enclosure => crate::enclosure::bench(seed, budget)?,
     };
     // CPU time of the measuring thread: on a busy machine the fair figure
     // to compare with another program's (`perf stat -e task-clock`).
@@ -51,40 +138,167 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         .zip(cpu_time())
         .map(|(a, b)| b.saturating_sub(a).as_secs_f64())
         .filter(|&c| c > 0.0);
-    let secs = report.elapsed.as_secs_f64().max(1e-9);
-    let pps = report.playouts as f64 / secs;
-    let tps = report.turns as f64 / secs;
-    println!(
-        "{name}: {} playouts, {} turns in {:.3} s",
-        report.playouts, report.turns, secs
-    );
-    println!("playouts/s: {pps:.0}");
-    println!("turns/s: {tps:.0}");
-    if let Some(cpu) = cpu {
-        println!(
-            "per CPU second ({cpu:.3} s of CPU): {:.0} playouts/s, {:.0} turns/s",
-            report.playouts as f64 / cpu,
-            report.turns as f64 / cpu
-        );
+    Ok(Measurement { report, cpu })
+}
+
+impl Measurement {
+    fn secs(&self) -> f64 {
+        self.report.elapsed.as_secs_f64().max(1e-9)
     }
-    if args.json {
+
+    /// Playouts per CPU second (per wall-clock second where the CPU time
+    /// is unknown).
+    fn playouts_per_cpu_second(&self) -> f64 {
+        self.report.playouts as f64 / self.cpu.unwrap_or_else(|| self.secs())
+    }
+
+    fn print(&self, name: &str) {
+        let (r, secs) = (&self.report, self.secs());
+        println!(
+            "{name}: {} playouts, {} turns in {secs:.3} s",
+            r.playouts, r.turns
+        );
+        println!("playouts/s: {:.0}", r.playouts as f64 / secs);
+        println!("turns/s: {:.0}", r.turns as f64 / secs);
+        if let Some(cpu) = self.cpu {
+            println!(
+                "per CPU second ({cpu:.3} s of CPU): {:.0} playouts/s, {:.0} turns/s",
+                r.playouts as f64 / cpu,
+                r.turns as f64 / cpu
+            );
+        }
+    }
+
+    fn json(&self, name: &str, seed: u32) -> serde_json::Value {
+        let (r, secs) = (&self.report, self.secs());
         let mut obj = serde_json::json!({
             "game": name,
-            "seed": args.seed,
+            "seed": seed,
             "seconds": secs,
-            "playouts": report.playouts,
-            "turns": report.turns,
-            "playouts_per_second": pps,
-            "turns_per_second": tps,
+            "playouts": r.playouts,
+            "turns": r.turns,
+            "playouts_per_second": r.playouts as f64 / secs,
+            "turns_per_second": r.turns as f64 / secs,
         });
-        if let Some(cpu) = cpu {
+        if let Some(cpu) = self.cpu {
             obj["cpu_seconds"] = serde_json::json!(cpu);
-            obj["playouts_per_cpu_second"] = serde_json::json!(report.playouts as f64 / cpu);
-            obj["turns_per_cpu_second"] = serde_json::json!(report.turns as f64 / cpu);
+            obj["playouts_per_cpu_second"] = serde_json::json!(r.playouts as f64 / cpu);
+            obj["turns_per_cpu_second"] = serde_json::json!(r.turns as f64 / cpu);
         }
-        println!("{obj}");
+        obj
     }
-    Ok(())
+}
+
+/// A peer benchmark program and the arguments that give it the map.
+struct Peer {
+    program: PathBuf,
+    args: Vec<String>,
+    /// Keeps the map file of a Pacman2 peer until the comparison ends.
+    _map: Option<TempFile>,
+}
+
+impl Peer {
+    fn new(program: PathBuf, game: AnyGame, seed: u32) -> Result<Peer, CliError> {
+        let (args, map) = match game {
+            AnyGame::Pacman2 => {
+                let file = TempFile::new("map.json", &crate::pacman2::map_json(seed)?)?;
+                (vec![file.0.display().to_string()], Some(file))
+            }
+            AnyGame::Tank => {
+                let bricks = botzone::games::tank::bricks_from_seed(seed);
+                (bricks.iter().map(|b| b.to_string()).collect(), None)
+            }
+            AnyGame::Enclosure => {
+                return Err(
+                    "bench enclosure --versus: no peer benchmark exists for Enclosure".into(),
+                )
+            }
+        };
+        Ok(Peer {
+            program,
+            args,
+            _map: map,
+        })
+    }
+
+    /// The CPU seconds the peer takes for `count` playouts.
+    fn run(&self, count: u64) -> Result<f64, CliError> {
+        let before = children_cpu();
+        let out = Command::new(&self.program)
+            .args(&self.args)
+            .arg(count.to_string())
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.program.display()))?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(format!(
+                "{} failed ({}): {}",
+                self.program.display(),
+                out.status,
+                err.lines().next().unwrap_or("")
+            )
+            .into());
+        }
+        let cpu = children_cpu().saturating_sub(before).as_secs_f64();
+        if cpu <= 0.0 {
+            return Err(format!("{}: no CPU time measured", self.program.display()).into());
+        }
+        Ok(cpu)
+    }
+
+    /// A playout count that keeps the peer busy for about `seconds`.
+    fn calibrate(&self, seconds: f64) -> Result<u64, CliError> {
+        let mut count = 100u64;
+        loop {
+            let cpu = self.run(count)?;
+            if cpu >= 0.05 || count >= 1 << 40 {
+                return Ok(((count as f64 * seconds / cpu) as u64).max(1));
+            }
+            count *= 10;
+        }
+    }
+}
+
+/// A file in the temporary directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, text: &str) -> std::io::Result<TempFile> {
+        let path =
+            std::env::temp_dir().join(format!("botzone-bench-{}-{name}", std::process::id()));
+        std::fs::write(&path, text)?;
+        Ok(TempFile(path))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// CPU time (user + system) of the children waited for so far.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage only writes the zero-initialised struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 /// The CPU time this thread has run so far (Linux: the first field of
