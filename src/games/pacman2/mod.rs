@@ -485,9 +485,9 @@ struct Board {
     /// Bit `code + 1` set for the stay and move codes valid on this cell.
     valid: [u16; 128],
     /// Stay, the moves without a wall, then the four shots, each as
-    /// `code + 1` in the low byte and the cell it leads to in the high
-    /// byte: a random valid action is `roll[cell][below(count[cell][strong])]`.
-    roll: [[u16; 16]; 128],
+    /// `code + 1` in byte 0 and the cell it leads to in byte 2: a random
+    /// valid action is `roll[cell][below(count[cell][strong])]`.
+    roll: [[u32; 16]; 128],
     /// Valid actions on this cell for a weak and a strong player (stay and
     /// the moves, plus the four shots when strong).
     count: [[u8; 2]; 128],
@@ -630,7 +630,7 @@ impl Pacman2 {
                 board.bits[i] = words(bit(i as u8));
                 board.dest[i] = [i as u8; 16];
                 board.valid[i] = 1;
-                board.roll[i][0] = u16::from(i as u8) << 8;
+                board.roll[i][0] = u32::from(i as u8) << 16;
                 let mut n = 0;
                 for d in 0..4 {
                     let (nr, nc) = wrap(r, c, d);
@@ -638,11 +638,11 @@ impl Pacman2 {
                         board.dest[i][d + 1] = idx(nr, nc);
                         board.valid[i] |= 1 << (d + 1);
                         n += 1;
-                        board.roll[i][n] = (d as u16 + 1) | u16::from(idx(nr, nc)) << 8;
+                        board.roll[i][n] = (d as u32 + 1) | u32::from(idx(nr, nc)) << 16;
                     }
                 }
                 for k in 0..4 {
-                    board.roll[i][n + 1 + k] = (5 + k as u16) | u16::from(i as u8) << 8;
+                    board.roll[i][n + 1 + k] = (5 + k as u32) | u32::from(i as u8) << 16;
                 }
                 board.count[i] = [1 + n as u8, 5 + n as u8];
                 for strong in 0..2 {
@@ -871,15 +871,15 @@ impl Pacman2 {
 
     /// [`Pacman2::random_action`] from 32 random bits (Lemire's
     /// multiply-shift, as `Rng::below`), for any player (a dead player's
-    /// pick is dropped by the caller): `code + 1` in the low byte, the
-    /// cell it leads to in the high byte.
+    /// pick is dropped by the caller): `code + 1` in byte 0, the cell it
+    /// leads to in byte 2.
     #[inline(always)]
     fn pick(&self, p: usize, bits: u32) -> u32 {
         let cell = self.cur.cell[p] as usize & 127;
         let strong = usize::from(self.cur.strength[p] > self.board.constants.skill_cost);
         let n = u64::from(self.board.count[cell][strong]);
         let k = (u64::from(bits) * n) >> 32;
-        u32::from(self.board.roll[cell][k as usize & 15])
+        self.board.roll[cell][k as usize & 15]
     }
 
     /// Plays one joint turn exactly as the judge's `NextTurn`
@@ -1154,19 +1154,27 @@ impl Pacman2 {
                 d.boosted |= u8::from(d.power_up_left[p] > 0) << p;
             }
         }
-        // Only boosted players' strength changes here, so only they can
-        // die.
-        let mut rest = d.boosted & alive;
-        while rest != 0 {
-            let p = rest.trailing_zeros() as usize & 3;
-            rest &= rest - 1;
-            d.power_up_left[p] -= 1;
-            let ends = d.power_up_left[p] == 0;
-            d.strength[p] -= i32::from(ends) * enh;
-            d.boosted &= !(u8::from(ends) << p);
-            let die = d.strength[p] <= 0;
-            d.alive &= !(u8::from(die) << p);
-            d.strength[p] = if die { 0 } else { d.strength[p] };
+        // Boosts wear off. A live player's strength is positive, so only
+        // a player whose boost ends here can die.
+        let boosted = d.boosted & alive;
+        if boosted != 0 {
+            // All four at once: how many are boosted is hard to predict.
+            let mut ends = 0u8;
+            for p in 0..PLAYERS {
+                let on = (boosted >> p) & 1;
+                d.power_up_left[p] -= i32::from(on);
+                ends |= u8::from((on != 0) & (d.power_up_left[p] == 0)) << p;
+            }
+            d.boosted &= !ends;
+            while ends != 0 {
+                let p = ends.trailing_zeros() as usize & 3;
+                ends &= ends - 1;
+                d.strength[p] -= enh;
+                if d.strength[p] <= 0 {
+                    d.alive &= !(1 << p);
+                    d.strength[p] = 0;
+                }
+            }
         }
 
         d.turn += 1;
@@ -1221,11 +1229,11 @@ impl Pacman2 {
                 self.pick(2, y as u32),
                 self.pick(3, (y >> 32) as u32),
             ];
-            let (mut cw, mut tw) = (0, 0);
-            for (p, e) in e.into_iter().enumerate() {
-                cw |= (e & 0xff) << (8 * p);
-                tw |= (e >> 8) << (8 * p);
-            }
+            // Bytes [code 0, code 1, cell 0, cell 1] and the same for
+            // players 2 and 3.
+            let (x, y) = (e[0] | e[1] << 8, e[2] | e[3] << 8);
+            let cw = (x & 0xffff) | y << 16;
+            let tw = x >> 16 | (y & 0xffff_0000);
             // Dead players stay put.
             let m = byte_masks(self.cur.alive);
             let cw = cw & m;
