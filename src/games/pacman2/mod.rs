@@ -951,9 +951,9 @@ impl Pacman2 {
             | zero_lanes(t ^ c0.rotate_right(24));
         let mut act = code;
         let mut errored = 0u8;
-        if (u32::from(invalid) | bump) == 0 {
+        let cells = if (u32::from(invalid) | bump) == 0 {
             // 1. Moves, none scared.
-            d.cell = tw.to_le_bytes();
+            tw
         } else {
             // The judge's order: players are checked one by one, the
             // invalid ones leave the field as they are met.
@@ -983,25 +983,31 @@ impl Pacman2 {
             }
             shots &= !errored;
             // 1. Moves (dead players and non-moves stay put).
+            let mut cells = 0;
             for p in 0..PLAYERS {
-                d.cell[p] = b.dest[d.cell[p] as usize & 127][act[p] as usize & 15];
+                let to = b.dest[d.cell[p] as usize & 127][act[p] as usize & 15];
+                cells |= u32::from(to) << (8 * p);
             }
-        }
+            cells
+        };
+        d.cell = cells.to_le_bytes();
+        // The cells from here on, read from a register.
+        let cell = move |p: usize| (cells >> (8 * (p & 3))) as u8;
 
         // 2. Fights: on a shared cell the strongest eat the others.
         let alive = d.alive;
-        let shared = shared_lanes(lanes(d.cell, alive)) != 0;
+        let shared = shared_lanes(lanes(cells.to_le_bytes(), alive)) != 0;
         if shared {
             let mut occ = [0u8; 128];
             for p in 0..PLAYERS {
-                occ[d.cell[p] as usize & 127] |= alive & (1 << p);
+                occ[cell(p) as usize & 127] |= alive & (1 << p);
             }
             let mut done = 0u8;
             for p in 0..PLAYERS {
                 if alive & (1 << p) == 0 || done & (1 << p) != 0 {
                     continue;
                 }
-                let group = occ[d.cell[p] as usize & 127];
+                let group = occ[cell(p) as usize & 127];
                 done |= group;
                 if group & group.wrapping_sub(1) == 0 {
                     continue;
@@ -1046,7 +1052,7 @@ impl Pacman2 {
                 for q in 0..PLAYERS {
                     let mut shared = false;
                     for p in 0..PLAYERS {
-                        shared |= (d.alive & (1 << p) != 0) & (d.cell[p] == d.cell[q]);
+                        shared |= (d.alive & (1 << p) != 0) & (cell(p) == cell(q));
                     }
                     targets |= u8::from((errored & (1 << q) != 0) & shared) << q;
                 }
@@ -1057,7 +1063,7 @@ impl Pacman2 {
                 let mut spots: Cells = [0; 2];
                 for q in 0..PLAYERS {
                     let on = 0u64.wrapping_sub(u64::from(targets & (1 << q) != 0));
-                    let m = &b.bits[d.cell[q] as usize & 127];
+                    let m = &b.bits[cell(q) as usize & 127];
                     spots[0] |= m[0] & on;
                     spots[1] |= m[1] & on;
                 }
@@ -1066,11 +1072,11 @@ impl Pacman2 {
                     let p = rest.trailing_zeros() as usize & 3;
                     rest &= rest - 1;
                     let beam =
-                        &b.beam[d.cell[p] as usize & 127][(act[p] as usize).wrapping_sub(5) & 3];
+                        &b.beam[cell(p) as usize & 127][(act[p] as usize).wrapping_sub(5) & 3];
                     d.strength[p] -= cost;
                     if (beam[0] & spots[0]) | (beam[1] & spots[1]) != 0 {
                         for q in 0..PLAYERS {
-                            let hit = (targets & (1 << q) != 0) & has(beam, d.cell[q]);
+                            let hit = (targets & (1 << q) != 0) & has(beam, cell(q));
                             d.strength[q] -= i32::from(hit) * b.hit;
                             d.strength[p] += i32::from(hit) * b.hit;
                         }
@@ -1085,9 +1091,9 @@ impl Pacman2 {
                         continue;
                     }
                     d.strength[p] -= cost;
-                    let beam = &b.beam[d.cell[p] as usize & 127][(act[p] as usize - 5) & 3];
+                    let beam = &b.beam[cell(p) as usize & 127][(act[p] as usize - 5) & 3];
                     for q in 0..PLAYERS {
-                        if targets & (1 << q) != 0 && has(beam, d.cell[q]) {
+                        if targets & (1 << q) != 0 && has(beam, cell(q)) {
                             d.strength[q] = (f64::from(d.strength[q]) - half) as i32;
                             d.strength[p] = (f64::from(d.strength[p]) + half) as i32;
                         }
@@ -1119,7 +1125,7 @@ impl Pacman2 {
         // Without a shared cell after the moves, every live player is
         // alone (fights and beams only remove players).
         let alone = if shared {
-            alive & !lane_bits(shared_lanes(lanes(d.cell, alive)))
+            alive & !lane_bits(shared_lanes(lanes(cells.to_le_bytes(), alive)))
         } else {
             alive
         };
@@ -1128,7 +1134,7 @@ impl Pacman2 {
         let fruit = [d.small[0] | d.large[0], d.small[1] | d.large[1]];
         let mut here = 0u8;
         for p in 0..PLAYERS {
-            let cell = u32::from(d.cell[p]);
+            let cell = u32::from(cell(p));
             here |= (((fruit[(cell >> 6) as usize & 1] >> (cell & 63)) & 1) as u8) << p;
         }
         let enh = b.constants.large_fruit_enhancement;
@@ -1136,7 +1142,7 @@ impl Pacman2 {
         while rest != 0 {
             let p = rest.trailing_zeros() as usize & 3;
             rest &= rest - 1;
-            let cell = d.cell[p];
+            let cell = cell(p);
             let word = (cell >> 6) as usize & 1;
             let m = 1u64 << (cell & 63);
             // A small fruit goes first; a large one is eaten only where no
