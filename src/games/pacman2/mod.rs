@@ -485,12 +485,10 @@ struct Board {
     /// Bit `code + 1` set for the stay and move codes valid on this cell.
     valid: [u16; 128],
     /// Stay, the moves without a wall, then the four shots, each as
-    /// `code + 1` in byte 0 and the cell it leads to in byte 2: a random
-    /// valid action is `roll[cell][below(count[cell][strong])]`.
+    /// `code + 1` in byte 0 and the cell it leads to in byte 2; byte 3 of
+    /// the first holds the number of stays and moves. A random valid action
+    /// is `roll[cell][below(stays and moves + 4 if strong)]`.
     roll: [[u32; 16]; 128],
-    /// Valid actions on this cell for a weak and a strong player (stay and
-    /// the moves, plus the four shots when strong).
-    count: [[u8; 2]; 128],
     /// Where code + 1 leads from this cell, for a weak and a strong
     /// player (`[cell][strong][code + 1]`), `0xff` for an invalid action.
     step: [[[u8; 16]; 2]; 128],
@@ -608,7 +606,6 @@ impl Pacman2 {
             dest: [[0; 16]; 128],
             valid: [0; 128],
             roll: [[0; 16]; 128],
-            count: [[0; 2]; 128],
             beam: [[[0; 2]; 4]; 128],
             spawn: [0; 2],
             bits: [[0; 2]; 128],
@@ -644,7 +641,7 @@ impl Pacman2 {
                 for k in 0..4 {
                     board.roll[i][n + 1 + k] = (5 + k as u32) | u32::from(i as u8) << 16;
                 }
-                board.count[i] = [1 + n as u8, 5 + n as u8];
+                board.roll[i][0] |= (1 + n as u32) << 24;
                 for strong in 0..2 {
                     let ok = u32::from(board.valid[i]) | if strong == 1 { 0x1e0 } else { 0 };
                     for c in 0..9 {
@@ -863,23 +860,23 @@ impl Pacman2 {
     /// A uniformly random valid action of live player `p`.
     #[inline]
     pub fn random_action(&self, p: usize, rng: &mut Rng) -> Action {
-        let cell = self.cur.cell[p] as usize & 127;
-        let strong = usize::from(self.cur.strength[p] > self.board.constants.skill_cost);
-        let n = u32::from(self.board.count[cell][strong]);
-        Action(self.board.roll[cell][rng.below(n) as usize & 15] as i8 - 1)
+        let row = &self.board.roll[self.cur.cell[p] as usize & 127];
+        let strong = u32::from(self.cur.strength[p] > self.board.constants.skill_cost);
+        let n = (row[0] >> 24) + 4 * strong;
+        Action(row[rng.below(n) as usize & 15] as i8 - 1)
     }
 
     /// [`Pacman2::random_action`] from 32 random bits (Lemire's
     /// multiply-shift, as `Rng::below`), for any player (a dead player's
     /// pick is dropped by the caller): `code + 1` in byte 0, the cell it
-    /// leads to in byte 2.
+    /// leads to in byte 2 (byte 3 may hold the row's count).
     #[inline(always)]
     fn pick(&self, p: usize, bits: u32) -> u32 {
-        let cell = self.cur.cell[p] as usize & 127;
-        let strong = usize::from(self.cur.strength[p] > self.board.constants.skill_cost);
-        let n = u64::from(self.board.count[cell][strong]);
-        let k = (u64::from(bits) * n) >> 32;
-        self.board.roll[cell][k as usize & 15]
+        let row = &self.board.roll[self.cur.cell[p] as usize & 127];
+        let strong = u32::from(self.cur.strength[p] > self.board.constants.skill_cost);
+        let n = (row[0] >> 24) + 4 * strong;
+        let k = (u64::from(bits) * u64::from(n)) >> 32;
+        row[k as usize & 15]
     }
 
     /// Plays one joint turn exactly as the judge's `NextTurn`
@@ -1237,7 +1234,12 @@ impl Pacman2 {
             ];
             // Bytes [code 0, code 1, cell 0, cell 1] and the same for
             // players 2 and 3.
-            let (x, y) = (e[0] | e[1] << 8, e[2] | e[3] << 8);
+            // (Shifting drops byte 3 of players 1 and 3; masks drop it
+            // for players 0 and 2.)
+            let (x, y) = (
+                (e[0] & 0x00ff_00ff) | e[1] << 8,
+                (e[2] & 0x00ff_00ff) | e[3] << 8,
+            );
             let cw = (x & 0xffff) | y << 16;
             let tw = x >> 16 | (y & 0xffff_0000);
             // Dead players stay put.
