@@ -148,6 +148,18 @@ fn bench_versus_reports_a_failing_peer() {
         err.contains("cannot read the map") && err.contains("peer.sh"),
         "{err}"
     );
+    // A peer that never ends is stopped (after 10 x 0.1 s + 5 s).
+    let peer = fake_peer(&dir, "exec sleep 1000");
+    let t0 = std::time::Instant::now();
+    let out = Command::new(common::bin("botzone"))
+        .args(["bench", "pacman2", "--seconds", "0.1", "--versus"])
+        .arg(&peer)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("killed"), "{err}");
+    assert!(t0.elapsed().as_secs() < 30);
     for args in [
         vec!["bench", "enclosure", "--versus", "/bin/true"],
         vec!["bench", "pacman2", "--versus", "/nonexistent/peer"],

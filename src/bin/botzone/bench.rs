@@ -1,9 +1,10 @@
 //! `botzone bench`: random playouts per second on a judge map, alone or
 //! side by side with a peer program (the wiki samples' benchmarks).
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -79,7 +80,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     for round in 1..=args.rounds {
         let m = measure(args.game, args.seed, budget)?;
         let rate = m.playouts_per_cpu_second();
-        let peer_rate = count as f64 / peer.run(count)?;
+        let peer_rate = count as f64 / peer.run(count, peer_limit(args.seconds))?;
         let ratio = rate / peer_rate;
         println!(
             "round {round}: {rate:.0} playouts/s vs {peer_rate:.0} playouts/s (CPU time): {ratio:.2}x"
@@ -221,28 +222,52 @@ impl Peer {
         })
     }
 
-    /// The CPU seconds the peer takes for `count` playouts.
-    fn run(&self, count: u64) -> Result<f64, CliError> {
+    /// The CPU seconds the peer takes for `count` playouts; a peer still
+    /// running after `limit` is killed.
+    fn run(&self, count: u64, limit: Duration) -> Result<f64, CliError> {
+        let name = self.program.display();
         let before = children_cpu();
-        let out = Command::new(&self.program)
+        let mut child = Command::new(&self.program)
             .args(&self.args)
             .arg(count.to_string())
             .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.program.display()))?;
-        if !out.status.success() {
-            let err = String::from_utf8_lossy(&out.stderr);
-            return Err(format!(
-                "{} failed ({}): {}",
-                self.program.display(),
-                out.status,
-                err.lines().next().unwrap_or("")
-            )
-            .into());
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run {name}: {e}"))?;
+        // Drained on the side, so that a talkative peer cannot block.
+        let mut pipe = child.stderr.take();
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(pipe) = pipe.as_mut() {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        });
+        let deadline = Instant::now() + limit;
+        let status = loop {
+            if let Some(status) = child.try_wait()? {
+                break status;
+            }
+            if Instant::now() >= deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{name} ({count} playouts) still ran after {:.0} s; killed",
+                    limit.as_secs_f64()
+                )
+                .into());
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        let err = stderr.join().unwrap_or_default();
+        if !status.success() {
+            let first = err.lines().next().unwrap_or("");
+            return Err(format!("{name} failed ({status}): {first}").into());
         }
         let cpu = children_cpu().saturating_sub(before).as_secs_f64();
         if cpu <= 0.0 {
-            return Err(format!("{}: no CPU time measured", self.program.display()).into());
+            return Err(format!("{name}: no CPU time measured").into());
         }
         Ok(cpu)
     }
@@ -251,13 +276,19 @@ impl Peer {
     fn calibrate(&self, seconds: f64) -> Result<u64, CliError> {
         let mut count = 100u64;
         loop {
-            let cpu = self.run(count)?;
+            let cpu = self.run(count, peer_limit(seconds))?;
             if cpu >= 0.05 || count >= 1 << 40 {
                 return Ok(((count as f64 * seconds / cpu) as u64).max(1));
             }
             count *= 10;
         }
     }
+}
+
+/// How long one run of the peer may take: ten times the time asked for,
+/// plus five seconds.
+fn peer_limit(seconds: f64) -> Duration {
+    Duration::from_secs_f64(seconds * 10.0 + 5.0)
 }
 
 /// A file in the temporary directory, removed when dropped.
