@@ -1,7 +1,8 @@
 //! Pacman2 rollouts with criterion: the C++ sample's benchmark work (random
 //! valid actions for every live player to the end of the game, the scores,
-//! then undo back to the start) on judge maps, and a single turn's apply
-//! plus undo.
+//! then back to the start with one `undo_to`, as `botzone bench` does) on
+//! judge maps; the same popping turn by turn like the sample; and a single
+//! turn's apply plus undo.
 //!
 //! `cargo bench --bench pacman2`
 
@@ -11,6 +12,13 @@ use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::rng::Rng;
 
 fn playout(game: &mut Pacman2, rng: &mut Rng) -> (usize, f64) {
+    let turns = game.random_rollout(rng);
+    let score = game.final_scores()[0];
+    game.undo_to(0);
+    (turns, score)
+}
+
+fn playout_turn_by_turn(game: &mut Pacman2, rng: &mut Rng) -> (usize, f64) {
     let turns = game.random_rollout(rng);
     let score = game.final_scores()[0];
     while game.undo() {}
@@ -31,6 +39,14 @@ fn rollouts(c: &mut Criterion) {
             b.iter(|| black_box(playout(black_box(&mut game), &mut rng)))
         });
     }
+    let map = Map::generate(1);
+    let mut game = Pacman2::new(&map);
+    let mut rng = Rng::new(1);
+    let (turns, _) = playout_turn_by_turn(&mut game, &mut rng);
+    assert!(turns > 0 && game.turn() == 0);
+    group.bench_function("playout_turn_by_turn_seed1", |b| {
+        b.iter(|| black_box(playout_turn_by_turn(black_box(&mut game), &mut rng)))
+    });
     let map = Map::generate(1);
     let mut game = Pacman2::new(&map);
     let joint = [Action::RIGHT, Action::LEFT, Action::STAY, Action::DOWN];

@@ -465,7 +465,6 @@ struct Dynamic {
     /// Bit `p` set while player `p`'s large-fruit boost lasts
     /// (`power_up_left[p] > 0`).
     boosted: u8,
-    turn: u8,
 }
 
 /// The unchanging part of a field, with precomputed tables (indexed by
@@ -506,6 +505,8 @@ struct Board {
 pub struct Pacman2 {
     board: Board,
     cur: Dynamic,
+    /// Turns played: `history[..turn]` holds the state before each.
+    turn: usize,
     history: [Dynamic; MAX_TURN],
 }
 
@@ -523,8 +524,9 @@ impl fmt::Debug for Pacman2 {
 impl PartialEq for Pacman2 {
     /// Same field, same current state and same history.
     fn eq(&self, other: &Self) -> bool {
-        let n = self.cur.turn as usize;
-        self.board.width == other.board.width
+        let n = self.turn;
+        self.turn == other.turn
+            && self.board.width == other.board.width
             && self.board.height == other.board.height
             && self.board.statics == other.board.statics
             && self.board.constants == other.board.constants
@@ -703,6 +705,7 @@ impl Pacman2 {
         Pacman2 {
             board,
             cur,
+            turn: 0,
             history: [Dynamic::default(); MAX_TURN],
         }
     }
@@ -724,7 +727,7 @@ impl Pacman2 {
 
     /// Turns played (the judge's `turnID`).
     pub fn turn(&self) -> usize {
-        self.cur.turn as usize
+        self.turn
     }
 
     /// Players alive.
@@ -822,7 +825,7 @@ impl Pacman2 {
     #[inline]
     pub fn is_over(&self) -> bool {
         let a = self.cur.alive;
-        a & a.wrapping_sub(1) == 0 || self.cur.turn as usize >= MAX_TURN
+        a & a.wrapping_sub(1) == 0 || self.turn >= MAX_TURN
     }
 
     /// Whether `action` is valid for player `p` now (the judge's
@@ -926,7 +929,7 @@ impl Pacman2 {
     #[inline(always)]
     #[allow(clippy::needless_range_loop)] // players index several arrays
     fn advance(&mut self, cw: u32, tw: u32, invalid: u8) -> bool {
-        let depth = self.cur.turn as usize;
+        let depth = self.turn;
         if depth >= MAX_TURN {
             return false;
         }
@@ -1180,7 +1183,7 @@ impl Pacman2 {
             }
         }
 
-        d.turn += 1;
+        self.turn = depth + 1;
         if d.alive & d.alive.wrapping_sub(1) == 0 {
             for p in 0..PLAYERS {
                 if d.alive & (1 << p) != 0 {
@@ -1189,26 +1192,29 @@ impl Pacman2 {
             }
             return false;
         }
-        (d.turn as usize) < MAX_TURN
+        depth + 1 < MAX_TURN
     }
 
     /// Takes back the last turn (the judge's `PopState`). Returns `false`
     /// at the start.
     #[inline]
     pub fn undo(&mut self) -> bool {
-        let depth = self.cur.turn as usize;
-        if depth == 0 {
+        if self.turn == 0 {
             return false;
         }
-        self.cur = self.history[depth - 1];
+        // The count lives outside the copied state, so that popping turn
+        // after turn does not wait for each copy.
+        self.turn -= 1;
+        self.cur = self.history[self.turn];
         true
     }
 
     /// Takes back turns until `turn` turns are left (no effect when fewer
     /// have been played).
     pub fn undo_to(&mut self, turn: usize) {
-        if turn < self.cur.turn as usize {
+        if turn < self.turn {
             self.cur = self.history[turn];
+            self.turn = turn;
         }
     }
 
