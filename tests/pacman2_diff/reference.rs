@@ -384,16 +384,20 @@ impl Reference {
         Action::from_code(i64::from(self.board.roll[cell][rng.below(n) as usize & 15]))
     }
 
-    /// [`Pacman2::random_action`] from 32 random bits (Lemire's
-    /// multiply-shift, as `Rng::below`), for any player (a dead player's
-    /// action is ignored by `apply`).
+    /// A uniformly random valid action from the random fraction `r / 2^64`
+    /// for any player (a dead player's action is ignored by `apply`), and
+    /// what is left of `r` for the next pick.
     #[inline(always)]
-    fn pick(&self, p: usize, bits: u32) -> Action {
+    fn pick(&self, p: usize, r: u64) -> (Action, u64) {
         let cell = self.cur.cell[p] as usize & 127;
         let strong = self.cur.strength[p] > self.board.constants.skill_cost;
         let n = 1 + u32::from(self.board.move_count[cell]) + 4 * u32::from(strong);
-        let k = (u64::from(bits) * u64::from(n)) >> 32;
-        Action::from_code(i64::from(self.board.roll[cell][k as usize & 15]))
+        let m = u128::from(r) * u128::from(n);
+        let k = (m >> 64) as usize;
+        (
+            Action::from_code(i64::from(self.board.roll[cell][k & 15])),
+            m as u64,
+        )
     }
 
     /// Plays one joint turn exactly as the judge's `NextTurn`
@@ -672,14 +676,13 @@ impl Reference {
             return 0;
         }
         loop {
-            // Two 64-bit draws give each player 32 bits.
-            let (x, y) = (rng.next_u64(), rng.next_u64());
-            let joint = [
-                self.pick(0, x as u32),
-                self.pick(1, (x >> 32) as u32),
-                self.pick(2, y as u32),
-                self.pick(3, (y >> 32) as u32),
-            ];
+            // One 64-bit draw for the four players, each taking its pick
+            // from what the last left (as the library does).
+            let mut r = rng.next_u64();
+            let mut joint = [Action::STAY; PLAYERS];
+            for (p, a) in joint.iter_mut().enumerate() {
+                (*a, r) = self.pick(p, r);
+            }
             if !self.apply(&joint) {
                 break;
             }

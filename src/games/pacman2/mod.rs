@@ -869,17 +869,17 @@ impl Pacman2 {
         Action(row[rng.below(n) as usize & 15] as i8 - 1)
     }
 
-    /// [`Pacman2::random_action`] from 32 random bits (Lemire's
-    /// multiply-shift, as `Rng::below`), for any player (a dead player's
-    /// pick is dropped by the caller): `code + 1` in byte 0, the cell it
-    /// leads to in byte 2 (byte 3 may hold the row's count).
+    /// [`Pacman2::random_action`] from the random fraction `r / 2^64`, for
+    /// any player (a dead player's pick is dropped by the caller): `code +
+    /// 1` in byte 0, the cell it leads to in byte 2 (byte 3 may hold the
+    /// row's count); and what is left of `r` for the next pick.
     #[inline(always)]
-    fn pick(&self, p: usize, bits: u32) -> u32 {
+    fn pick(&self, p: usize, r: u64) -> (u32, u64) {
         let row = &self.board.roll[self.cur.cell[p] as usize & 127];
         let strong = u32::from(self.cur.strength[p] > self.board.constants.skill_cost);
         let n = (row[0] >> 24) + 4 * strong;
-        let k = (u64::from(bits) * u64::from(n)) >> 32;
-        row[k as usize & 15]
+        let m = u128::from(r) * u128::from(n);
+        (row[(m >> 64) as usize & 15], m as u64)
     }
 
     /// Plays one joint turn exactly as the judge's `NextTurn`
@@ -1220,9 +1220,10 @@ impl Pacman2 {
 
     /// Plays random valid actions for every live player until the game
     /// ends; returns the number of turns played (undo them with
-    /// [`Pacman2::undo_to`]). Each action is drawn as
-    /// [`Pacman2::random_action`] does, together with where it leads, so
-    /// the turn skips [`Pacman2::apply`]'s validation.
+    /// [`Pacman2::undo_to`]). Each player's action is uniform over its
+    /// valid actions, like [`Pacman2::random_action`]'s, and is drawn
+    /// together with where it leads, so the turn skips
+    /// [`Pacman2::apply`]'s validation.
     #[inline]
     pub fn random_rollout(&mut self, rng: &mut Rng) -> usize {
         let start = self.turn();
@@ -1230,14 +1231,14 @@ impl Pacman2 {
             return 0;
         }
         loop {
-            // Two 64-bit draws give each player 32 bits.
-            let (x, y) = (rng.next_u64(), rng.next_u64());
-            let e = [
-                self.pick(0, x as u32),
-                self.pick(1, (x >> 32) as u32),
-                self.pick(2, y as u32),
-                self.pick(3, (y >> 32) as u32),
-            ];
+            // One 64-bit draw for the four players: each pick multiplies
+            // what is left of it by its count (the joint pick is uniform up
+            // to 9^4 / 2^64).
+            let mut r = rng.next_u64();
+            let mut e = [0; PLAYERS];
+            for (p, e) in e.iter_mut().enumerate() {
+                (*e, r) = self.pick(p, r);
+            }
             // Bytes [code 0, code 1, cell 0, cell 1] and the same for
             // players 2 and 3.
             // (Shifting drops byte 3 of players 1 and 3; masks drop it
