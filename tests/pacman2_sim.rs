@@ -2,7 +2,8 @@
 //! restores every state exactly (including after invalid actions), the
 //! `Game` impl agrees with the inherent API, the same moves give the same
 //! states by clone-and-apply and by apply/undo, and bad maps and requests
-//! give errors that name the part.
+//! give errors that name the part; random rollouts pick uniformly and
+//! independently.
 
 mod common;
 
@@ -298,5 +299,80 @@ fn generate_sized_replaces_only_valid_sides() {
             .map(|&x| u32::from(x & 15).count_ones())
             .sum();
         assert_eq!(players, 4, "seed {seed}");
+    }
+}
+
+/// Pearson's chi-square statistic of `counts` against equal expectations.
+fn chi_square(counts: &[u64]) -> f64 {
+    let total: u64 = counts.iter().sum();
+    let expected = total as f64 / counts.len() as f64;
+    counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum()
+}
+
+#[test]
+fn rollout_picks_are_uniform_and_independent() {
+    // On the first turn every player is weak (strength 1, shots cost 4),
+    // players stand far apart, and each valid action (stay, the moves
+    // without a wall) leads to its own cell: the cells after turn 1 tell
+    // which action each player drew.
+    const N: u64 = 40_000;
+    for seed in [1u32, 2, 3, 8] {
+        let map = Map::generate(seed);
+        let mut game = Pacman2::new(&map);
+        let start = game.players();
+        let mut choices: Vec<Vec<(usize, usize)>> = Vec::new();
+        let mut list = Actions::default();
+        for p in 0..PLAYERS {
+            game.legal_actions(p, &mut list);
+            assert!(list.iter().all(|a| !a.is_shot()));
+            let mut cells = Vec::new();
+            for &a in list.iter() {
+                let mut g = game.clone();
+                let mut joint = [Action::STAY; PLAYERS];
+                joint[p] = a;
+                g.apply(&joint);
+                cells.push((g.player(p).row, g.player(p).col));
+            }
+            choices.push(cells);
+        }
+        let mut single: Vec<Vec<u64>> = choices.iter().map(|c| vec![0; c.len()]).collect();
+        let mut pairs = vec![0u64; choices[0].len() * choices[1].len()];
+        let mut rng = Rng::new(u64::from(seed));
+        for _ in 0..N {
+            assert!(game.random_rollout(&mut rng) > 0);
+            game.undo_to(1);
+            let mut picked = [0; PLAYERS];
+            for p in 0..PLAYERS {
+                let at = game.player(p);
+                let i = choices[p]
+                    .iter()
+                    .position(|&c| c == (at.row, at.col))
+                    .unwrap_or_else(|| {
+                        panic!("seed {seed}: player {p} at {at:?}, from {:?}", start[p])
+                    });
+                single[p][i] += 1;
+                picked[p] = i;
+            }
+            pairs[picked[0] * choices[1].len() + picked[1]] += 1;
+            game.undo_to(0);
+        }
+        // Far beyond the 1e-6 quantiles (about 29 for 4 degrees of
+        // freedom, 61 for 24): a real bias of 1% on 40,000 draws would
+        // pass, a broken pick would not.
+        for (p, counts) in single.iter().enumerate() {
+            let chi = chi_square(counts);
+            assert!(
+                chi < 30.0,
+                "seed {seed} player {p}: {counts:?} (chi-square {chi:.1})"
+            );
+        }
+        let chi = chi_square(&pairs);
+        assert!(
+            chi < 70.0,
+            "seed {seed}, players 0 and 1 jointly: {pairs:?} (chi-square {chi:.1})"
+        );
     }
 }
