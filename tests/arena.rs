@@ -25,14 +25,6 @@ fn botzone() -> PathBuf {
     common::bin("botzone")
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("botzone-arena-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run_match(game: &str, bots: &[String], extra: &[&str], out: &Path) -> Output {
     let mut cmd = Command::new(botzone());
     cmd.arg("match")
@@ -104,7 +96,7 @@ fn running(needle: &str) -> usize {
 
 #[test]
 fn misbehaving_bots_get_their_verdicts_and_the_match_finishes() {
-    let dir = scratch("misbehaving");
+    let dir = common::scratch("misbehaving");
     let out = dir.join("r.jsonl");
     let bots = [
         bot("crash.py"),
@@ -139,7 +131,7 @@ fn misbehaving_bots_get_their_verdicts_and_the_match_finishes() {
 
 #[test]
 fn memory_hog_gets_mle() {
-    let dir = scratch("memory");
+    let dir = common::scratch("memory");
     let out = dir.join("r.jsonl");
     let bots = [bot("memory.py"), bot("tank_stay.sh")];
     run_match("tank", &bots, &["--games", "1", "--time-limit", "1"], &out);
@@ -152,7 +144,7 @@ fn memory_hog_gets_mle() {
 
 #[test]
 fn tank_invalid_answer_loses() {
-    let dir = scratch("tank-bad");
+    let dir = common::scratch("tank-bad");
     let out = dir.join("r.jsonl");
     let bots = [bot("garbage.sh"), bot("tank_stay.sh")];
     run_match("tank", &bots, &["--games", "2", "--time-limit", "1"], &out);
@@ -166,7 +158,7 @@ fn tank_invalid_answer_loses() {
 
 #[test]
 fn keep_running_and_fresh_process_bots_both_work() {
-    let dir = scratch("modes");
+    let dir = common::scratch("modes");
     let out = dir.join("r.jsonl");
     let bots = [
         bot("stay.sh"),
@@ -206,7 +198,7 @@ fn keep_running_and_fresh_process_bots_both_work() {
 /// Also: the bots of a turn in parallel give the same games.
 #[test]
 fn builtin_referee_and_judge_program_agree() {
-    let dir = scratch("judge");
+    let dir = common::scratch("judge");
     let judge = |game: &str| format!("{} judge {game}", botzone().display());
     for (game, bots) in [
         (
@@ -321,7 +313,7 @@ fn table(stdout: &[u8]) -> String {
 
 #[test]
 fn interrupted_run_resumes_to_the_same_table() {
-    let dir = scratch("resume");
+    let dir = common::scratch("resume");
     let bots = [bot("tank_keep.py"), bot("tank_stay.sh")];
     let args = ["--games", "4", "--time-limit", "1", "--jobs", "1"];
     let full = dir.join("full.jsonl");
@@ -373,7 +365,7 @@ fn interrupted_run_resumes_to_the_same_table() {
 
 #[test]
 fn enclosure_line_protocol_players_and_deaths() {
-    let dir = scratch("enclosure");
+    let dir = common::scratch("enclosure");
     let out = dir.join("r.jsonl");
     let bots = [
         bot("enclosure_walker.py"),
@@ -401,7 +393,7 @@ fn enclosure_line_protocol_players_and_deaths() {
 
 #[test]
 fn replay_shows_every_turn() {
-    let dir = scratch("replay");
+    let dir = common::scratch("replay");
     let out = dir.join("r.jsonl");
     let bots = [bot("tank_keep.py"), bot("tank_stay.sh")];
     run_match("tank", &bots, &["--games", "1", "--time-limit", "1"], &out);

@@ -67,16 +67,9 @@ fn fake_peer(dir: &std::path::Path, body: &str) -> std::path::PathBuf {
     path
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("botzone-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn bench_versus_runs_the_peer_on_the_same_map_and_reports_the_ratio() {
-    let dir = scratch("versus");
+    let dir = common::scratch("versus");
     let peer = fake_peer(
         &dir,
         &format!(
@@ -135,7 +128,7 @@ fn bench_versus_runs_the_peer_on_the_same_map_and_reports_the_ratio() {
 
 #[test]
 fn bench_versus_reports_a_failing_peer() {
-    let dir = scratch("versus-fail");
+    let dir = common::scratch("versus-fail");
     let peer = fake_peer(&dir, "echo 'cannot read the map' >&2; exit 3");
     let out = Command::new(common::bin("botzone"))
         .args(["bench", "pacman2", "--seconds", "0.1", "--versus"])

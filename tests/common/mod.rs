@@ -1,5 +1,6 @@
 //! Shared test helpers: a counting global allocator (per thread, so tests
-//! running in parallel do not disturb each other) and fixture paths.
+//! running in parallel do not disturb each other), fixture paths, the
+//! package's binaries and scratch directories.
 #![allow(dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -67,4 +68,13 @@ pub fn bin(name: &str) -> PathBuf {
             p
         }
     }
+}
+
+/// A fresh, empty scratch directory for one test (in the system's
+/// temporary directory, named after this test process and `name`).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("botzone-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }

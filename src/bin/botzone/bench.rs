@@ -56,7 +56,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         return Err("--rounds must be at least 1".into());
     }
     let budget = Duration::from_secs_f64(args.seconds);
-    let name = game_name(args.game);
+    let name = crate::arena::game_name(args.game);
     let Some(program) = &args.versus else {
         let m = measure(args.game, args.seed, budget)?;
         m.print(name);
@@ -107,14 +107,6 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         println!("{obj}");
     }
     Ok(())
-}
-
-fn game_name(game: AnyGame) -> &'static str {
-    match game {
-        AnyGame::Pacman2 => "pacman2",
-        AnyGame::Tank => "tank",
-        AnyGame::Enclosure => "enclosure",
-    }
 }
 
 /// One measurement of this toolkit.
