@@ -863,10 +863,17 @@ impl Pacman2 {
     /// A uniformly random valid action of live player `p`.
     #[inline]
     pub fn random_action(&self, p: usize, rng: &mut Rng) -> Action {
+        let (row, n) = self.roll_row(p);
+        Action(row[rng.below(n) as usize & 15] as i8 - 1)
+    }
+
+    /// Player `p`'s row of the roll table and how many of its entries are
+    /// valid now (stay and moves, plus the shots when strong enough).
+    #[inline(always)]
+    fn roll_row(&self, p: usize) -> (&[u32; 16], u32) {
         let row = &self.board.roll[self.cur.cell[p] as usize & 127];
         let strong = u32::from(self.cur.strength[p] > self.board.constants.skill_cost);
-        let n = (row[0] >> 24) + 4 * strong;
-        Action(row[rng.below(n) as usize & 15] as i8 - 1)
+        (row, (row[0] >> 24) + 4 * strong)
     }
 
     /// [`Pacman2::random_action`] from the random fraction `r / 2^64`, for
@@ -875,9 +882,7 @@ impl Pacman2 {
     /// row's count); and what is left of `r` for the next pick.
     #[inline(always)]
     fn pick(&self, p: usize, r: u64) -> (u32, u64) {
-        let row = &self.board.roll[self.cur.cell[p] as usize & 127];
-        let strong = u32::from(self.cur.strength[p] > self.board.constants.skill_cost);
-        let n = (row[0] >> 24) + 4 * strong;
+        let (row, n) = self.roll_row(p);
         let m = u128::from(r) * u128::from(n);
         (row[(m >> 64) as usize & 15], m as u64)
     }
