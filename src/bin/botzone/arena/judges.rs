@@ -239,9 +239,14 @@ pub fn pacman2(input: &Value) -> Result<Value, String> {
         let is_last = i == log.len() - 1;
         let response = &log[i];
         let mut codes = [0i64; PLAYERS];
+        // What the live players did (the display shows only these); the
+        // players' request adds a `null` for each dead player, as the
+        // official judge sends it.
         let mut request = Map::new();
+        let mut dead = Vec::new();
         for p in 0..PLAYERS {
             if !game.is_alive(p) {
+                dead.push(p.to_string());
                 continue;
             }
             let id = p.to_string();
@@ -308,6 +313,9 @@ pub fn pacman2(input: &Value) -> Result<Value, String> {
                 if let Value::Object(m) = entry {
                     m.remove("tauntText");
                 }
+            }
+            for id in dead {
+                request.insert(id, Value::Null);
             }
             let mut content = Map::new();
             for p in 0..PLAYERS {
