@@ -40,6 +40,7 @@
 //! );
 //! ```
 
+use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -54,9 +55,13 @@ pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 /// Botzone keeps at most this many bytes of `debug`.
 pub const MAX_DEBUG_BYTES: usize = 1024;
 
-/// Exit status of [`run_with`] after a clean end of input.
+/// Exit status of [`run_with`] when every request got an answer: the
+/// bot's own, or its fallback after bad input (the error on stderr).
+/// Botzone does not document what it does with a non-zero exit after an
+/// answer, so the protocol never risks one.
 pub const EXIT_OK: u8 = 0;
-/// Exit status of [`run_with`] after bad input (the error went to stderr).
+/// Exit status of [`run_with`] when bad input could not be answered at all
+/// (the bot has no [`Bot::fallback`]).
 pub const EXIT_BAD_INPUT: u8 = 1;
 /// Exit status of [`run_with`] when stdin or stdout failed.
 pub const EXIT_IO: u8 = 2;
@@ -504,73 +509,154 @@ pub fn run<B: Bot>(bot: &mut B) -> ExitCode {
 /// Reads the first input (one line of JSON, the same JSON over several
 /// lines, or simplified interaction), answers it, then, if the bot keeps
 /// running, prints the marker, flushes, and answers each later request (one
-/// JSON document each) the same way until the end of input.
+/// line each, as Botzone sends them) the same way until the end of input.
 ///
-/// Returns [`EXIT_OK`] at the end of input, [`EXIT_BAD_INPUT`] after bad
-/// input (the error on `errors`, then the bot's fallback answer when it has
-/// one), and [`EXIT_IO`] when reading or writing failed. A panic inside the
-/// bot is caught and treated as bad input, so the judge still gets an answer.
+/// Bad input never costs more than its own turn: the error goes to
+/// `errors` as `bot error: ...` (naming the offending part), the bot's
+/// [`Bot::fallback`] answer to `output` (with the keep-running marker when
+/// the bot keeps running), and the loop goes on with the next request. A
+/// panic inside the bot is caught and treated the same way, its message
+/// keeping the file and line where it happened. What the bot reports with
+/// [`warn`] goes to `errors` as `bot warning: ...`.
+///
+/// Returns [`EXIT_OK`] at the end of input when every request was answered
+/// (by the bot or by its fallback), [`EXIT_BAD_INPUT`] when bad input could
+/// not be answered (no fallback), and [`EXIT_IO`] when reading or writing
+/// failed.
 pub fn run_with<B: Bot, R: BufRead, W: Write, E: Write>(
     bot: &mut B,
     mut input: R,
     mut output: W,
     mut errors: E,
 ) -> u8 {
+    let _warnings = WarningQueue::start();
     let mut session = Session {
         reader: Reader::new(&mut input),
         output: &mut output,
         errors: &mut errors,
+        unanswered: false,
     };
     session.run(bot)
+}
+
+/// Reports something the bot noticed and could live with, such as a request
+/// that contradicts the bot's own simulation where the judge's word was
+/// taken: `bot warning: MESSAGE` on stderr (inside [`run_with`], on its
+/// error writer, after the bot's call returns).
+///
+/// ```
+/// botzone::protocol::warn("request.2: player 2 is dead here, yet has an action: ignored");
+/// ```
+pub fn warn(message: impl fmt::Display) {
+    let text = message.to_string();
+    let unqueued = WARNINGS.with(|queue| match queue.borrow_mut().as_mut() {
+        Some(queue) => {
+            queue.push(text);
+            None
+        }
+        None => Some(text),
+    });
+    if let Some(text) = unqueued {
+        eprintln!("bot warning: {text}");
+    }
+}
+
+thread_local! {
+    /// The warnings of the running call, while [`run_with`] runs.
+    static WARNINGS: RefCell<Option<Vec<String>>> = const { RefCell::new(None) };
+    /// Where the last panic on this thread happened (`file:line:column`).
+    static PANIC_PLACE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Queues [`warn`]'s messages while a session runs (restoring the state
+/// before it when dropped, so that sessions may nest).
+struct WarningQueue(Option<Vec<String>>);
+
+impl WarningQueue {
+    fn start() -> Self {
+        WarningQueue(WARNINGS.with(|q| q.borrow_mut().replace(Vec::new())))
+    }
+
+    /// The warnings queued so far.
+    fn take() -> Vec<String> {
+        WARNINGS.with(|q| {
+            q.borrow_mut()
+                .as_mut()
+                .map(std::mem::take)
+                .unwrap_or_default()
+        })
+    }
+}
+
+impl Drop for WarningQueue {
+    fn drop(&mut self) {
+        let outer = self.0.take();
+        WARNINGS.with(|q| *q.borrow_mut() = outer);
+    }
 }
 
 struct Session<'r, R: BufRead, W: Write, E: Write> {
     reader: Reader<'r, R>,
     output: &'r mut W,
     errors: &'r mut E,
-}
-
-enum Step {
-    Answered,
-    Failed(BotError),
+    /// Whether some bad input got no answer (the bot has no fallback).
+    unanswered: bool,
 }
 
 impl<R: BufRead, W: Write, E: Write> Session<'_, R, W, E> {
     fn run<B: Bot>(&mut self, bot: &mut B) -> u8 {
+        let mut simplified = false;
+        let mut time_limit = None;
         let first = match self.reader.first_input() {
-            Ok(Some(input)) => input,
-            Ok(None) => {
-                return self.fail(
-                    bot,
-                    BotError::new("empty input: expected a Botzone request"),
-                )
+            Ok(Some(first)) => {
+                simplified = first.simplified;
+                time_limit = first.time_limit;
+                let deadline =
+                    Deadline::for_turn(turn_limit(first.time_limit, first.is_first_turn()));
+                self.answer(bot, simplified, |bot| bot.on_input(&first, &deadline))
             }
-            Err(ReadError::Io(e)) => return self.io_error(&e),
-            Err(ReadError::Bad(e)) => return self.fail(bot, e),
+            Ok(None) => Err(BotError::new("empty input: expected a Botzone request").into()),
+            Err(e) => Err(e),
         };
-        let deadline = Deadline::for_turn(turn_limit(first.time_limit, first.is_first_turn()));
-        let simplified = first.simplified;
-        match self.answer(bot, simplified, |bot| bot.on_input(&first, &deadline)) {
-            Ok(Step::Answered) => {}
-            Ok(Step::Failed(e)) => return self.fail(bot, e),
-            Err(e) => return self.io_error(&e),
+        if let Err(e) = self.settle(bot, first) {
+            return self.io_error(&e);
         }
         loop {
             if !bot.keep_running() {
-                return EXIT_OK;
+                return self.exit_code();
             }
-            let request = match self.reader.next_request(simplified) {
-                Ok(Some(request)) => request,
-                Ok(None) => return EXIT_OK,
-                Err(ReadError::Io(e)) => return self.io_error(&e),
-                Err(ReadError::Bad(e)) => return self.fail(bot, e),
+            let step = match self.reader.next_request(simplified) {
+                Ok(Some(request)) => {
+                    let deadline = Deadline::for_turn(turn_limit(time_limit, false));
+                    self.answer(bot, simplified, |bot| bot.on_request(&request, &deadline))
+                }
+                Ok(None) => return self.exit_code(),
+                Err(e) => Err(e),
             };
-            let deadline = Deadline::for_turn(turn_limit(first.time_limit, false));
-            match self.answer(bot, simplified, |bot| bot.on_request(&request, &deadline)) {
-                Ok(Step::Answered) => {}
-                Ok(Step::Failed(e)) => return self.fail(bot, e),
-                Err(e) => return self.io_error(&e),
+            if let Err(e) = self.settle(bot, step) {
+                return self.io_error(&e);
             }
+        }
+    }
+
+    fn exit_code(&self) -> u8 {
+        if self.unanswered {
+            EXIT_BAD_INPUT
+        } else {
+            EXIT_OK
+        }
+    }
+
+    /// Writes the warnings of the turn, and after bad input the error and
+    /// the fallback answer. Only an I/O error is left.
+    fn settle<B: Bot>(&mut self, bot: &B, step: Result<(), ReadError>) -> io::Result<()> {
+        for warning in WarningQueue::take() {
+            let _ = writeln!(self.errors, "bot warning: {warning}");
+        }
+        match step {
+            Ok(()) => Ok(()),
+            Err(ReadError::Io(e)) => Err(e),
+            Err(ReadError::Bad(e)) => self.fail(bot, &e),
         }
     }
 
@@ -580,12 +666,8 @@ impl<R: BufRead, W: Write, E: Write> Session<'_, R, W, E> {
         bot: &mut B,
         simplified: bool,
         call: impl FnOnce(&mut B) -> Result<Output, BotError>,
-    ) -> io::Result<Step> {
-        let result = catch_panic(|| call(bot));
-        let output = match result {
-            Ok(output) => output,
-            Err(e) => return Ok(Step::Failed(e)),
-        };
+    ) -> Result<(), ReadError> {
+        let output = catch_panic(|| call(bot))?;
         let text = if simplified {
             output.to_simplified()
         } else {
@@ -596,18 +678,32 @@ impl<R: BufRead, W: Write, E: Write> Session<'_, R, W, E> {
             writeln!(self.output, "{KEEP_RUNNING_MARKER}")?;
         }
         self.output.flush()?;
-        Ok(Step::Answered)
+        Ok(())
     }
 
-    /// Reports `e`, gives the fallback answer, and returns the exit status.
-    fn fail<B: Bot>(&mut self, bot: &B, e: BotError) -> u8 {
+    /// Reports `e` and gives the fallback answer (then the keep-running
+    /// marker, when the bot keeps running).
+    fn fail<B: Bot>(&mut self, bot: &B, e: &BotError) -> io::Result<()> {
         let _ = writeln!(self.errors, "bot error: {e}");
         let _ = self.errors.flush();
-        if let Some(response) = catch_panic(|| Ok(bot.fallback())).ok().flatten() {
-            let _ = writeln!(self.output, "{}", Output::new(response).to_json_line());
-            let _ = self.output.flush();
+        match catch_panic(|| Ok(bot.fallback())) {
+            Ok(Some(response)) => {
+                writeln!(self.output, "{}", Output::new(response).to_json_line())?;
+                if bot.keep_running() {
+                    writeln!(self.output, "{KEEP_RUNNING_MARKER}")?;
+                }
+                self.output.flush()
+            }
+            Ok(None) => {
+                self.unanswered = true;
+                Ok(())
+            }
+            Err(e) => {
+                let _ = writeln!(self.errors, "bot error: the fallback failed: {e}");
+                self.unanswered = true;
+                Ok(())
+            }
         }
-        EXIT_BAD_INPUT
     }
 
     fn io_error(&mut self, e: &io::Error) -> u8 {
@@ -616,11 +712,18 @@ impl<R: BufRead, W: Write, E: Write> Session<'_, R, W, E> {
     }
 }
 
-/// Runs `f`, turning a panic into a [`BotError`] (the default panic message
-/// is replaced while `f` runs, so nothing but our message reaches stderr).
+/// Runs `f`, turning a panic into a [`BotError`] that keeps the panic's
+/// message and place (`internal error in the bot: panicked at
+/// src/x.rs:12:5: message`). The default panic message is replaced while
+/// `f` runs, so nothing but our message reaches stderr.
 fn catch_panic<T>(f: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError> {
     let previous = panic::take_hook();
-    panic::set_hook(Box::new(|_| {}));
+    panic::set_hook(Box::new(|info| {
+        let place = info
+            .location()
+            .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+        PANIC_PLACE.with(|p| *p.borrow_mut() = place);
+    }));
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     panic::set_hook(previous);
     match result {
@@ -631,7 +734,11 @@ fn catch_panic<T>(f: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown cause".to_owned());
-            Err(BotError::new(format!("internal error in the bot: {what}")))
+            let place = PANIC_PLACE.with(|p| p.borrow_mut().take());
+            Err(BotError::new(match place {
+                Some(place) => format!("internal error in the bot: panicked at {place}: {what}"),
+                None => format!("internal error in the bot: {what}"),
+            }))
         }
     }
 }
@@ -644,6 +751,12 @@ enum ReadError {
 impl From<io::Error> for ReadError {
     fn from(e: io::Error) -> Self {
         ReadError::Io(e)
+    }
+}
+
+impl From<BotError> for ReadError {
+    fn from(e: BotError) -> Self {
+        ReadError::Bad(e)
     }
 }
 
@@ -752,14 +865,24 @@ impl<'r, R: BufRead> Reader<'r, R> {
         Ok(input)
     }
 
+    /// A later request: one line (Botzone sends each on one line; a bad
+    /// one is never joined with the next).
     fn next_request(&mut self, simplified: bool) -> Result<Option<Value>, ReadError> {
-        let Some(first) = self.next_nonblank()? else {
+        let Some(line) = self.next_nonblank()? else {
             return Ok(None);
         };
         if simplified {
-            return simplified_message(&first).map(Some);
+            return simplified_message(&line).map(Some);
         }
-        self.document(first).map(Some)
+        match Value::from_slice(&line) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.is_eof() => Err(ReadError::Bad(BotError::new(format!(
+                "request is not JSON: truncated at the end of its line: {e}"
+            )))),
+            Err(e) => Err(ReadError::Bad(BotError::new(format!(
+                "request is not JSON: {e}"
+            )))),
+        }
     }
 }
 
@@ -855,7 +978,7 @@ mod tests {
         ];
         for (text, want) in cases {
             let (code, out, err) = run_text(text.as_bytes(), false);
-            assert_eq!(code, EXIT_BAD_INPUT, "{text}");
+            assert_eq!(code, EXIT_OK, "{text}");
             assert!(err.contains(want), "{text}: {err}");
             assert_eq!(out, "{\"response\":\"fallback\"}\n");
         }
@@ -872,29 +995,107 @@ mod tests {
     }
 
     #[test]
-    fn keep_running_then_bad_request() {
+    fn keep_running_goes_on_after_a_bad_request() {
         let (code, out, err) = run_text(
-            b"{\"requests\":[{}],\"responses\":[]}\n{\"b\":2}\n[3]\n",
+            b"{\"requests\":[{}],\"responses\":[]}\n{\"b\":2}\n[3]\n{\"c\":\n{\"d\":4}\n",
             true,
         );
-        assert_eq!(code, EXIT_BAD_INPUT);
+        assert_eq!(code, EXIT_OK);
+        let m = KEEP_RUNNING_MARKER;
         assert_eq!(
             out,
-            format!("{{\"response\":{{}},\"debug\":\"t1\"}}\n{KEEP_RUNNING_MARKER}\n{{\"response\":{{\"b\":2}}}}\n{KEEP_RUNNING_MARKER}\n{{\"response\":\"fallback\"}}\n")
+            format!(
+                "{{\"response\":{{}},\"debug\":\"t1\"}}\n{m}\n{{\"response\":{{\"b\":2}}}}\n{m}\n\
+                 {{\"response\":\"fallback\"}}\n{m}\n{{\"response\":\"fallback\"}}\n{m}\n\
+                 {{\"response\":{{\"d\":4}}}}\n{m}\n"
+            )
         );
-        assert!(
-            err.contains("request: expected an object, found an array"),
-            "{err}"
+        assert_eq!(
+            err,
+            "bot error: request: expected an object, found an array\n\
+             bot error: request is not JSON: truncated at the end of its line: \
+             invalid JSON at byte 5: the text ends where a value was expected\n"
         );
     }
 
     #[test]
-    fn panics_become_errors() {
+    fn bad_first_input_in_keep_running_mode_goes_on() {
+        let (code, out, err) = run_text(b"[1]\n{\"x\":1}\n", true);
+        assert_eq!(code, EXIT_OK);
+        let m = KEEP_RUNNING_MARKER;
+        assert_eq!(
+            out,
+            format!("{{\"response\":\"fallback\"}}\n{m}\n{{\"response\":{{\"x\":1}}}}\n{m}\n")
+        );
+        assert!(err.contains("input: expected an object"), "{err}");
+    }
+
+    #[test]
+    fn panics_become_errors_with_their_place() {
         let (code, out, err) =
             run_text(b"{\"requests\":[{\"boom\":true}],\"responses\":[]}", false);
-        assert_eq!(code, EXIT_BAD_INPUT);
-        assert!(err.contains("internal error in the bot: boom"), "{err}");
+        assert_eq!(code, EXIT_OK);
+        assert!(
+            err.starts_with("bot error: internal error in the bot: panicked at src/protocol.rs:"),
+            "{err}"
+        );
+        assert!(err.trim_end().ends_with(": boom"), "{err}");
         assert_eq!(out, "{\"response\":\"fallback\"}\n");
+    }
+
+    /// Without a fallback, bad input gets no answer: the only case of a
+    /// non-zero exit besides I/O errors.
+    #[test]
+    fn no_fallback_no_answer() {
+        struct Silent;
+        impl Bot for Silent {
+            fn on_input(&mut self, _: &Input, _: &Deadline) -> Result<Output, BotError> {
+                Ok(Output::new(Value::from(1)))
+            }
+            fn on_request(&mut self, _: &Value, _: &Deadline) -> Result<Output, BotError> {
+                Err(BotError::new("no"))
+            }
+            fn fallback(&self) -> Option<Value> {
+                None
+            }
+        }
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let input: &[u8] = b"{\"requests\":[1]}\n2\n";
+        let code = run_with(&mut Silent, input, &mut out, &mut err);
+        assert_eq!(code, EXIT_BAD_INPUT);
+        let m = KEEP_RUNNING_MARKER;
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!("{{\"response\":1}}\n{m}\n")
+        );
+        assert_eq!(String::from_utf8(err).unwrap(), "bot error: no\n");
+    }
+
+    #[test]
+    fn warnings_go_to_the_error_writer() {
+        struct Warner;
+        impl Bot for Warner {
+            fn on_input(&mut self, _: &Input, _: &Deadline) -> Result<Output, BotError> {
+                warn("first");
+                Ok(Output::new(Value::from(1)))
+            }
+            fn on_request(&mut self, _: &Value, _: &Deadline) -> Result<Output, BotError> {
+                warn("second");
+                Err(BotError::new("bad"))
+            }
+            fn fallback(&self) -> Option<Value> {
+                Some(Value::from(0))
+            }
+        }
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let input: &[u8] = b"{\"requests\":[1]}\n2\n";
+        assert_eq!(run_with(&mut Warner, input, &mut out, &mut err), EXIT_OK);
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "bot warning: first\nbot warning: second\nbot error: bad\n"
+        );
     }
 
     #[test]

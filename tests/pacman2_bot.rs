@@ -281,7 +281,8 @@ fn bad_input_gives_an_error_and_a_legal_fallback() {
     ];
     for (input, want) in cases {
         let out = run_bot(input, Some("0.1"));
-        assert!(!out.status.success(), "{input}: should fail");
+        // The error on stderr, the fallback on stdout, exit code 0.
+        assert_eq!(out.status.code(), Some(0), "{input}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains(want),
@@ -294,12 +295,28 @@ fn bad_input_gives_an_error_and_a_legal_fallback() {
             "{input}"
         );
     }
-    // A bad later request in keep-running mode: the earlier answer stands,
-    // then the fallback.
-    let input = format!("{}\n{{\"0\":{{\"action\":2}}}}\n", first.trim());
+    // A bad later request in keep-running mode costs its turn only: the
+    // earlier answer stands, then the fallback, then the next turn.
+    let input = format!(
+        "{}\n{{\"0\":{{\"action\":\"x\"}}}}\n{{\"0\":{{\"action\":-1}},\"1\":{{\"action\":-1}},\"2\":{{\"action\":-1}},\"3\":{{\"action\":-1}}}}\n",
+        first.trim()
+    );
     let out = run_bot(&input, Some("0.1"));
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("player 1, who is alive"));
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("request.0.action: expected an integer"),
+        "{err}"
+    );
+    assert_eq!(answers(&out).len(), 3);
+    // A request without a live player's entry: the judge's word that the
+    // player died, with a warning; the turn is played.
+    let input = format!("{}\n{{\"0\":{{\"action\":-1}}}}\n", first.trim());
+    let out = run_bot(&input, Some("0.1"));
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no entry for player 1, who is alive"), "{err}");
+    assert!(!err.contains("bot error"), "{err}");
     assert_eq!(answers(&out).len(), 2);
 }
 

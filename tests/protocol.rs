@@ -1,6 +1,7 @@
 //! The protocol as a program sees it: the example bot `echo_bot` run as a
 //! real process on real Botzone inputs, in traditional and keep-running
-//! mode, and on hostile input.
+//! mode, and on hostile input (the error on stderr, the fallback answer on
+//! stdout, exit code 0, and in keep-running mode the next request answered).
 
 mod common;
 
@@ -100,22 +101,31 @@ fn multi_line_input_as_the_wiki_samples_accept() {
 }
 
 /// Hostile input ends in a clear message on stderr, the bot's fallback
-/// answer, and a non-zero exit; never a panic.
+/// answer (with the keep-running marker, as after any answer: the bot goes
+/// on to the next request) and exit code 0, so that the turn is not lost;
+/// never a panic.
 fn check_rejected(stdin: &[u8], message: &str) {
     let out = run_bot(stdin);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success(),
-        "accepted {:?}",
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{:?}: {stderr}",
         String::from_utf8_lossy(stdin)
     );
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains(message),
         "stderr {stderr:?} lacks {message:?}"
     );
+    assert!(stderr.starts_with("bot error: "), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert_eq!(lines(&out), vec![r#"{"response":{"turn":0}}"#.to_owned()]);
+    assert_eq!(
+        lines(&out),
+        vec![
+            r#"{"response":{"turn":0}}"#.to_owned(),
+            KEEP_RUNNING_MARKER.to_owned()
+        ]
+    );
 }
 
 #[test]
@@ -144,15 +154,28 @@ fn hostile_input_is_a_clear_error() {
     );
 }
 
+/// A bad request in the middle of keep-running mode costs that turn only:
+/// the fallback answer and the marker, then the next request is answered
+/// as usual, and the exit code is 0.
 #[test]
-fn bad_request_in_keep_running_mode_after_good_turns() {
-    let mut input = sample("keep-running.txt");
+fn bad_request_in_keep_running_mode_costs_only_its_turn() {
+    let good = sample("keep-running.txt");
+    let turns = String::from_utf8_lossy(&good).lines().count();
+    let mut input = good.clone();
     input.extend_from_slice(b"{\"0\": [1, 2\n");
+    input.extend_from_slice(b"{\"after\":1}\n");
     let out = run_bot(&input);
-    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("truncated"), "{stderr}");
     let lines = lines(&out);
-    assert_eq!(lines.len(), 7);
-    assert_eq!(lines[6], r#"{"response":{"turn":0}}"#);
+    assert_eq!(lines.len(), 2 * (turns + 2), "{lines:?}");
+    assert_eq!(lines[2 * turns], r#"{"response":{"turn":0}}"#);
+    assert_eq!(lines[2 * turns + 1], KEEP_RUNNING_MARKER);
+    check_answer(
+        &lines[2 * turns + 2],
+        turns as i64 + 1,
+        &Value::parse("{\"after\":1}").unwrap(),
+    );
+    assert_eq!(lines[2 * turns + 3], KEEP_RUNNING_MARKER);
 }

@@ -39,6 +39,7 @@ use crate::rng::Rng;
 
 mod mapgen;
 pub mod policy;
+pub mod protocol;
 
 /// Seats in a game.
 pub const PLAYERS: usize = 4;
@@ -1284,22 +1285,43 @@ impl Pacman2 {
     }
 }
 
+/// A later request of the judge, read against the state before its turn
+/// ([`Pacman2::read_request`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnRequest {
+    /// Every player's action of the turn: the request's for live players,
+    /// [`Action::STAY`] for dead ones.
+    pub joint: [Action; PLAYERS],
+    /// Where the request contradicted this state and the judge's word was
+    /// taken, one message each, naming the place in the request (empty
+    /// when the request and the state agree).
+    pub warnings: Vec<String>,
+}
+
 impl Pacman2 {
-    /// Reads one later request of the judge, `{"0":{"action":a},...}`,
-    /// into a joint action: every player alive now must have an entry
-    /// (codes outside `-1..=7`, like the judge's -10 for an invalid answer,
-    /// become [`Action::INVALID`]); entries of dead players and unknown
-    /// keys are ignored. `path` names the request in messages (e.g.
-    /// `requests[3]`).
+    /// Reads one later request of the judge, `{"0":{"action":a},...}`, into
+    /// the joint action of the turn it reports.
+    ///
+    /// The judge is the authority on who is alive. It sends an entry with an
+    /// action for each player alive at the start of the turn and `null` for
+    /// each dead player (codes outside `-1..=7`, like its -10 for an invalid
+    /// answer, become [`Action::INVALID`]). When the request contradicts
+    /// this state, the judge's word is taken and [`TurnRequest::warnings`]
+    /// says what happened:
+    /// - `null` or no entry for a player alive here: the judge holds that
+    ///   player dead, so the player plays [`Action::INVALID`] (which kills
+    ///   it, as the judge kills a player for an invalid answer);
+    /// - an action for a player dead here: ignored (this state cannot bring
+    ///   a player back).
+    ///
+    /// Unknown keys are ignored. `path` names the request in messages
+    /// (e.g. `requests[3]`).
     ///
     /// # Errors
-    /// When the request is not an object, a live player's entry or its
-    /// `action` is missing or not an integer, or the game is over.
-    pub fn joint_from_request(
-        &self,
-        request: &Value,
-        path: &str,
-    ) -> Result<[Action; PLAYERS], InputError> {
+    /// When the request is not an object, a live player's entry is neither
+    /// `null` nor an object with an integer `action`, or the game is over
+    /// here (no turn can follow).
+    pub fn read_request(&self, request: &Value, path: &str) -> Result<TurnRequest, InputError> {
         if request.as_object().is_none() {
             return Err(InputError::new(format!(
                 "{path}: expected an object of the players' actions, found {}",
@@ -1312,17 +1334,42 @@ impl Pacman2 {
                 self.turn()
             )));
         }
-        let mut joint = [Action::STAY; PLAYERS];
-        for (p, slot) in joint.iter_mut().enumerate() {
+        let mut read = TurnRequest {
+            joint: [Action::STAY; PLAYERS],
+            warnings: Vec::new(),
+        };
+        for p in 0..PLAYERS {
+            let key = ["0", "1", "2", "3"][p];
+            let entry = request.get(key).filter(|e| !e.is_null());
             if !self.is_alive(p) {
+                if entry.is_some() {
+                    read.warnings.push(format!(
+                        "{path}.{key}: an action for player {p}, who is dead in this bot's \
+                         game: ignored"
+                    ));
+                }
                 continue;
             }
-            let key = ["0", "1", "2", "3"][p];
-            let entry = request.get(key).ok_or_else(|| {
-                InputError::new(format!(
-                    "{path}: no entry \"{key}\" for player {p}, who is alive"
-                ))
-            })?;
+            let Some(entry) = entry else {
+                let what = if request.get(key).is_some() {
+                    "null"
+                } else {
+                    "no entry"
+                };
+                read.warnings.push(format!(
+                    "{path}.{key}: {what} for player {p}, who is alive in this bot's game: \
+                     the judge holds player {p} dead, so it is played as an invalid action \
+                     (death)"
+                ));
+                read.joint[p] = Action::INVALID;
+                continue;
+            };
+            if entry.as_object().is_none() {
+                return Err(InputError::new(format!(
+                    "{path}.{key}: expected an object with the action of player {p}, found {}",
+                    entry.kind()
+                )));
+            }
             let code = entry
                 .get("action")
                 .ok_or_else(|| InputError::new(format!("{path}.{key}.action: missing")))?;
@@ -1332,9 +1379,28 @@ impl Pacman2 {
                     code.kind()
                 ))
             })?;
-            *slot = Action::from_code(code);
+            read.joint[p] = Action::from_code(code);
         }
-        Ok(joint)
+        Ok(read)
+    }
+
+    /// [`Pacman2::read_request`]'s joint action; its warnings go to stderr
+    /// (`bot warning: ...`). A bot on [`crate::protocol`] may prefer
+    /// [`protocol::Tracker`], which reports them through
+    /// [`crate::protocol::warn`].
+    ///
+    /// # Errors
+    /// As [`Pacman2::read_request`].
+    pub fn joint_from_request(
+        &self,
+        request: &Value,
+        path: &str,
+    ) -> Result<[Action; PLAYERS], InputError> {
+        let read = self.read_request(request, path)?;
+        for warning in &read.warnings {
+            eprintln!("bot warning: {warning}");
+        }
+        Ok(read.joint)
     }
 }
 

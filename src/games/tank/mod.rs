@@ -35,6 +35,7 @@ use crate::rng::Rng;
 
 pub mod eval;
 mod map;
+pub mod protocol;
 
 pub use map::bricks_from_seed;
 
