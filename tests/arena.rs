@@ -407,3 +407,205 @@ fn replay_shows_every_turn() {
     assert!(text.contains("== tank turn 100:"), "{text}");
     assert!(text.contains("..b#*#B.."), "{text}");
 }
+
+/// The `debug` of each turn of the bot in `seat`, from a game's log.
+fn debugs(result: &Value, seat: usize) -> Vec<String> {
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(result["log"].as_str().unwrap()).unwrap())
+            .unwrap();
+    log["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter_map(|entry| entry[seat.to_string()]["debug"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Traditional mode: `data` comes back from the bot's last answer in every
+/// turn's input; `globaldata` is kept per bot (by its `--bot` number)
+/// across the games of a run, and across `--resume`.
+#[test]
+fn data_and_globaldata_are_handed_back_as_botzone_does() {
+    let dir = common::scratch("globaldata");
+    let out = dir.join("r.jsonl");
+    let bots = [bot("tank_counter.py"), bot("tank_stay.sh")];
+    let args = ["--time-limit", "1", "--jobs", "1"];
+    run_match(
+        "tank",
+        &bots,
+        &[&args[..], &["--games", "2"]].concat(),
+        &out,
+    );
+    run_match(
+        "tank",
+        &bots,
+        &[&args[..], &["--games", "4", "--resume"]].concat(),
+        &out,
+    );
+    let results = results(&out);
+    assert_eq!(results.len(), 4);
+    for (g, r) in results.iter().enumerate() {
+        // The counter sits in seat 0, then seat 1 (seats rotate).
+        let seat = r["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|b| b == 0)
+            .unwrap();
+        let expected: Vec<String> = (1..=3)
+            .map(|t| format!("turn={t} requests={t} game={}", g + 1))
+            .collect();
+        assert_eq!(debugs(r, seat), expected, "game {g}");
+    }
+}
+
+/// A bot that printed a legal answer and then exited non-zero is RE: the
+/// arena is strict, because Botzone does not document what it does (the
+/// SDK's bots exit 0 whenever they answered).
+#[test]
+fn an_answer_then_a_non_zero_exit_is_re() {
+    let dir = common::scratch("exit-code");
+    let out = dir.join("r.jsonl");
+    let bots = [bot("answer_then_fail.sh"), bot("tank_stay.sh")];
+    run_match("tank", &bots, &["--games", "1", "--time-limit", "1"], &out);
+    let r = &results(&out)[0];
+    assert_eq!(verdicts(r), ["RE", "OK"]);
+    assert_eq!(r["scores"], serde_json::json!([0.0, 2.0]));
+}
+
+fn match_command(game: &str, bots: &[String], extra: &[&str], cwd: &Path) -> Output {
+    let mut cmd = Command::new(botzone());
+    cmd.current_dir(cwd).arg("match").arg(game);
+    for b in bots {
+        cmd.arg("--bot").arg(b);
+    }
+    cmd.args(extra).output().unwrap()
+}
+
+/// A `--bot` that cannot start (a typo: the shell finds no such command,
+/// or the interpreter no such script) stops the run before its first game
+/// with an error naming the bot; bots that exit at the end of their input,
+/// fail on an empty one or keep waiting still pass the check.
+#[test]
+fn a_bot_that_cannot_start_stops_the_run_before_its_first_game() {
+    let dir = common::scratch("cannot-start");
+    for (typo, why) in [
+        (
+            "./no_such_bot",
+            "the shell found no such command (exit code 127)",
+        ),
+        ("python3 no_such_bot.py", "a file it names does not exist"),
+    ] {
+        let bots = [bot("tank_stay.sh"), typo.to_string()];
+        let out = match_command(
+            "tank",
+            &bots,
+            &["--games", "2", "--out", "r.jsonl", "--quiet"],
+            &dir,
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{typo}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--bot #2 `{typo}` cannot start: {why}")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("no game was played"), "{stderr}");
+        assert!(!dir.join("r.jsonl").exists());
+    }
+    // The misbehaving bots of the other tests all pass the check: a crash
+    // on empty input, a hang, a flood, garbage (and copies are checked once).
+    let bots = [
+        bot("crash.py"),
+        bot("hang.sh"),
+        bot("flood.sh"),
+        bot("hang.sh"),
+    ];
+    let out = match_command(
+        "pacman2",
+        &bots,
+        &[
+            "--games",
+            "1",
+            "--time-limit",
+            "0.2",
+            "--no-logs",
+            "--quiet",
+        ],
+        &dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Every run writes its logs into a folder of its own and says where the
+/// results and the logs went; an earlier run's folder is never mixed into.
+#[test]
+fn each_run_keeps_its_logs_in_a_folder_of_its_own() {
+    let dir = common::scratch("log-folders");
+    let bots = [bot("tank_counter.py"), bot("tank_stay.sh")];
+    let games = ["--games", "1", "--time-limit", "1", "--quiet"];
+    // Without --out: a new numbered folder per run.
+    for n in 1..=2 {
+        let out = match_command("tank", &bots, &games, &dir);
+        assert!(out.status.success());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let folder = format!("arena-logs/run-{n:03}");
+        assert!(stdout.contains(&format!("logs: {folder}/")), "{stdout}");
+        assert!(stdout.contains("results: not saved"), "{stdout}");
+        let files: Vec<_> = std::fs::read_dir(dir.join(&folder))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("game-"))
+            .collect();
+        assert_eq!(files, ["game-00000-seed-1.json"], "{folder}");
+    }
+    // With --out: <out>.logs, named with the results file.
+    let with_out = [&games[..], &["--out", "r.jsonl"]].concat();
+    let out = match_command("tank", &bots, &with_out, &dir);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("results: r.jsonl"), "{stdout}");
+    assert!(stdout.contains("logs: r.jsonl.logs/"), "{stdout}");
+    let r = &results(&dir.join("r.jsonl"))[0];
+    assert!(r["log"].as_str().unwrap().starts_with("r.jsonl.logs/"));
+    // A new run with the same --out after the results file went, while
+    // the logs stayed: refused rather than mixed.
+    std::fs::remove_file(dir.join("r.jsonl")).unwrap();
+    let out = match_command("tank", &bots, &with_out, &dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("r.jsonl.logs holds the logs of an earlier run"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn replay_explains_its_symbols() {
+    let dir = common::scratch("legend");
+    let out = dir.join("r.jsonl");
+    let bots = [bot("tank_counter.py"), bot("tank_stay.sh")];
+    run_match("tank", &bots, &["--games", "1", "--time-limit", "1"], &out);
+    let r = &results(&out)[0];
+    let replay = Command::new(botzone())
+        .args(["replay", r["log"].as_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(replay.status.success());
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        text.starts_with("legend: . empty, # brick, % steel, * base"),
+        "{text}"
+    );
+    assert!(text.contains("b B blue tanks 0 and 1"), "{text}");
+    assert!(
+        text.contains("-1 stay, 0-3 move up/right/down/left"),
+        "{text}"
+    );
+}

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::player::{JsonPlayer, Turn};
+use super::player::{GlobalData, JsonPlayer, Turn};
 use super::process::{Limits, Verdict};
 use super::referee::Referee;
 
@@ -28,15 +28,17 @@ pub struct Played {
 }
 
 /// Plays one game. `initdata` is what the judge gets on its first turn
-/// (`{"seed":S}`); `commands[seat]` is the bot of each seat.
-/// `parallel_seats`: the bots of one turn run at the same time (else one
-/// after another, each with the machine to itself).
+/// (`{"seed":S}`); `commands[seat]` is the bot of each seat and
+/// `globaldata[seat]` that bot's `globaldata`. `parallel_seats`: the bots
+/// of one turn run at the same time (else one after another, each with the
+/// machine to itself).
 ///
 /// # Errors
 /// When the referee fails or answers nonsense.
 pub fn play(
     referee: &mut dyn Referee,
     commands: &[String],
+    globaldata: &[GlobalData],
     limits: Limits,
     initdata: Value,
     parallel_seats: bool,
@@ -45,7 +47,14 @@ pub fn play(
     let mut players: Vec<JsonPlayer> = commands
         .iter()
         .enumerate()
-        .map(|(seat, c)| JsonPlayer::new(c, limits, seed.map(|s| s * 16 + seat as u64)))
+        .map(|(seat, c)| {
+            JsonPlayer::new(
+                c,
+                limits,
+                seed.map(|s| s * 16 + seat as u64),
+                globaldata.get(seat).cloned().unwrap_or_default(),
+            )
+        })
         .collect();
     let mut verdicts = vec![Verdict::Ok; commands.len()];
     let mut log: Vec<Value> = Vec::new();

@@ -32,6 +32,7 @@ pub mod referee;
 pub mod replay;
 pub mod results;
 
+use player::GlobalData;
 use process::Limits;
 use results::{GameResult, Standings};
 
@@ -141,6 +142,8 @@ pub fn schedule(index: usize, first_seed: u64, seat_count: usize) -> (u64, Vec<u
 struct Setup {
     game: AnyGame,
     bots: Vec<String>,
+    /// Each bot's `globaldata` (in `--bot` order).
+    globaldata: Vec<GlobalData>,
     limits: Limits,
     judge: Option<String>,
     log_dir: Option<PathBuf>,
@@ -166,9 +169,14 @@ fn play_game(setup: &Setup, index: usize) -> Result<GameResult, String> {
                     _ => judges::pacman2,
                 })),
             };
+            let globaldata: Vec<GlobalData> = seating
+                .iter()
+                .map(|&b| setup.globaldata[b].clone())
+                .collect();
             botzone_game::play(
                 referee.as_mut(),
                 &commands,
+                &globaldata,
                 setup.limits,
                 json!({ "seed": seed }),
                 setup.parallel_seats,
@@ -253,21 +261,10 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
             }
         }
     }
-    let log_dir = if args.no_logs {
-        None
-    } else {
-        let dir = args.log_dir.clone().unwrap_or_else(|| match &args.out {
-            Some(out) => {
-                let mut s = out.clone().into_os_string();
-                s.push(".logs");
-                PathBuf::from(s)
-            }
-            None => PathBuf::from("arena-logs"),
-        });
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        Some(dir)
-    };
+    check_bots(&args.bots, &limits)?;
+    let log_dir = run_folder(&args)?;
+    let globaldata_file = log_dir.as_ref().map(|d| d.join(GLOBALDATA_FILE));
+    let globaldata = load_globaldata(globaldata_file.as_deref(), args.bots.len())?;
     let mut out_file = match &args.out {
         Some(out) => {
             let mut f = std::fs::OpenOptions::new()
@@ -292,9 +289,29 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1)
         .min(pending.len().max(1));
+    if !args.quiet {
+        eprintln!(
+            "botzone match: {} games of {}; results {}; logs {}",
+            args.games,
+            game_name(args.game),
+            args.out
+                .as_ref()
+                .map_or("not saved (no --out)".into(), |o| format!(
+                    "to {}",
+                    o.display()
+                )),
+            log_dir
+                .as_ref()
+                .map_or("not saved (--no-logs)".into(), |d| format!(
+                    "in {}",
+                    d.display()
+                )),
+        );
+    }
     let setup = Arc::new(Setup {
         game: args.game,
         bots: args.bots.clone(),
+        globaldata: globaldata.clone(),
         limits,
         judge: args.judge.clone(),
         log_dir,
@@ -354,6 +371,9 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
                     f.flush()?;
                 }
                 standings.add(&result);
+                if let Some(path) = &globaldata_file {
+                    save_globaldata(path, &args.bots, &globaldata)?;
+                }
                 bar.inc(1);
                 bar.set_message(standings.summary());
             }
@@ -378,6 +398,152 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         args.time_limit
     );
     print!("{}", standings.table());
+    match &args.out {
+        Some(out) => println!(
+            "results: {} (one line per game; seats[s] is the --bot number, from 0, of \
+             the bot in seat s, scores[s] that seat's score)",
+            out.display()
+        ),
+        None => println!("results: not saved (--out FILE keeps one line per game)"),
+    }
+    match &setup.log_dir {
+        Some(dir) => println!(
+            "logs: {}/ (one file per game: botzone replay {}/game-NNNNN-seed-S.json)",
+            dir.display(),
+            dir.display()
+        ),
+        None => println!("logs: not saved (--no-logs)"),
+    }
+    Ok(())
+}
+
+/// How long [`check_bots`] lets a bot wait for its first request before it
+/// counts as started.
+const START_CHECK: Duration = Duration::from_millis(500);
+
+/// Starts every bot command once before the first game, all at once, and
+/// stops the run with an error naming the bot when one cannot start
+/// ([`process::check_start`]: the shell's "not found" or "cannot execute",
+/// a missing script, no memory to start in). A bot that waits for its
+/// first request passes, whatever it would do with it.
+///
+/// # Errors
+/// The first bot that cannot start, with what it printed on stderr.
+fn check_bots(bots: &[String], limits: &Limits) -> Result<(), CliError> {
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let checks: Vec<_> = bots
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| {
+                c.as_str() != enclosure::RANDOM_PLAYER && bots[..*i].iter().all(|o| o != *c)
+            })
+            .map(|(i, command)| {
+                scope.spawn(move || {
+                    process::check_start(command, limits, START_CHECK)
+                        .err()
+                        .map(|why| format!("--bot #{} `{command}` cannot start: {why}", i + 1))
+                })
+            })
+            .collect();
+        checks
+            .into_iter()
+            .filter_map(|h| h.join().unwrap_or(None))
+            .collect()
+    });
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} (no game was played)", failures.join("\n")).into())
+    }
+}
+
+/// The run's log folder, created: `--log-dir`, else `<out>.logs`, else a
+/// new `arena-logs/run-NNN`. A run's logs never mix with another's: a
+/// given folder that holds files is refused unless `--resume` continues
+/// that run in it.
+fn run_folder(args: &MatchArgs) -> Result<Option<PathBuf>, CliError> {
+    if args.no_logs {
+        return Ok(None);
+    }
+    let given = args.log_dir.clone().or_else(|| {
+        args.out.as_ref().map(|out| {
+            let mut s = out.clone().into_os_string();
+            s.push(".logs");
+            PathBuf::from(s)
+        })
+    });
+    if let Some(dir) = given {
+        let holds_files = std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_some());
+        if holds_files && !args.resume {
+            return Err(format!(
+                "{} holds the logs of an earlier run: remove it, choose another --out or \
+                 --log-dir, or pass --resume to continue that run",
+                dir.display()
+            )
+            .into());
+        }
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        return Ok(Some(dir));
+    }
+    let base = PathBuf::from("arena-logs");
+    std::fs::create_dir_all(&base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+    for n in 1.. {
+        let dir = base.join(format!("run-{n:03}"));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(Some(dir)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create {}: {e}", dir.display()).into()),
+        }
+    }
+    unreachable!("some run number is free")
+}
+
+/// The file in a run's folder that keeps each bot's `globaldata` between
+/// games and across `--resume`.
+const GLOBALDATA_FILE: &str = "globaldata.json";
+
+/// The bots' `globaldata` saved by an earlier part of the run, if any.
+fn load_globaldata(
+    path: Option<&std::path::Path>,
+    bots: usize,
+) -> Result<Vec<GlobalData>, CliError> {
+    let mut values = vec![None; bots];
+    if let Some(path) = path.filter(|p| p.exists()) {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let doc: Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        let saved = doc
+            .get("globaldata")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{}: no globaldata array", path.display()))?;
+        for (slot, v) in values.iter_mut().zip(saved) {
+            *slot = v.as_str().map(str::to_owned);
+        }
+    }
+    Ok(values.into_iter().map(GlobalData::new).collect())
+}
+
+/// Saves the bots' `globaldata` (written aside, then renamed, so that an
+/// interruption leaves the old or the new file whole).
+fn save_globaldata(
+    path: &std::path::Path,
+    bots: &[String],
+    values: &[GlobalData],
+) -> Result<(), CliError> {
+    let values: Vec<Option<String>> = values.iter().map(GlobalData::get).collect();
+    if values.iter().all(Option::is_none) && !path.exists() {
+        return Ok(()); // no bot keeps any
+    }
+    let doc = json!({
+        "bots": bots,
+        "globaldata": values,
+    });
+    let aside = path.with_extension("json.part");
+    std::fs::write(&aside, format!("{doc}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", aside.display()))?;
+    std::fs::rename(&aside, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(())
 }
 

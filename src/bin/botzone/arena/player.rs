@@ -3,6 +3,7 @@
 //! or in keep-running mode (one process, stopped between turns), whichever
 //! the bot asks for, under the time, memory and output limits.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
@@ -57,6 +58,29 @@ impl Turn {
     }
 }
 
+/// One bot's `globaldata`, shared by every game of a run that bot plays
+/// (each seat it takes holds a clone): Botzone keeps it per bot across
+/// matches and gives it in every full input.
+#[derive(Clone, Debug, Default)]
+pub struct GlobalData(Arc<Mutex<Option<String>>>);
+
+impl GlobalData {
+    /// Starting from `value`.
+    pub fn new(value: Option<String>) -> GlobalData {
+        GlobalData(Arc::new(Mutex::new(value)))
+    }
+
+    /// The value now.
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Replaces the value.
+    pub fn set(&self, value: String) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(value);
+    }
+}
+
 /// A bot program in a Botzone JSON game.
 pub struct JsonPlayer {
     command: String,
@@ -65,6 +89,7 @@ pub struct JsonPlayer {
     requests: Vec<Value>,
     responses: Vec<Value>,
     data: Option<String>,
+    globaldata: GlobalData,
     seed: Option<u64>,
 }
 
@@ -94,8 +119,14 @@ pub fn parse_output(text: &str) -> Option<Map<String, Value>> {
 }
 
 impl JsonPlayer {
-    /// A seat played by `command` (`seed`: its `BOTZONE_SEED`).
-    pub fn new(command: &str, limits: Limits, seed: Option<u64>) -> JsonPlayer {
+    /// A seat played by `command` (`seed`: its `BOTZONE_SEED`;
+    /// `globaldata`: the bot's, shared with its other seats and games).
+    pub fn new(
+        command: &str,
+        limits: Limits,
+        seed: Option<u64>,
+        globaldata: GlobalData,
+    ) -> JsonPlayer {
         JsonPlayer {
             command: command.to_string(),
             limits,
@@ -103,16 +134,23 @@ impl JsonPlayer {
             requests: Vec::new(),
             responses: Vec::new(),
             data: None,
+            globaldata,
             seed,
         }
     }
 
+    /// The full input of a turn (traditional mode, or the first turn of
+    /// keep-running mode): the history, `data` from the bot's last answer,
+    /// its `globaldata`, and the limits.
     fn full_input(&self) -> String {
         let mut m = Map::new();
         m.insert("requests".into(), Value::Array(self.requests.clone()));
         m.insert("responses".into(), Value::Array(self.responses.clone()));
         if let Some(d) = &self.data {
             m.insert("data".into(), Value::from(d.as_str()));
+        }
+        if let Some(g) = self.globaldata.get() {
+            m.insert("globaldata".into(), Value::from(g));
         }
         m.insert("time_limit".into(), json!(self.limits.time.as_secs_f64()));
         if self.limits.memory > 0 {
@@ -227,11 +265,16 @@ impl JsonPlayer {
             Some(Value::String(s)) if !continuing => Some(cut(&s, DEBUG_LIMIT)),
             _ => None,
         };
+        // Keep-running turns after the first ignore data and globaldata,
+        // as Botzone does.
         if !continuing {
             self.data = match obj.remove("data") {
                 Some(Value::String(s)) => Some(s),
                 _ => None,
             };
+            if let Some(Value::String(g)) = obj.remove("globaldata") {
+                self.globaldata.set(g);
+            }
         }
         self.responses.push(response.clone());
         Turn {

@@ -610,6 +610,77 @@ impl BotProcess {
     }
 }
 
+/// Whether `command` starts: it is run under `limits` with its input open
+/// but empty, so a bot waits for its first request; one still running
+/// after `wait` (it is then stopped), or one that ends well, has started.
+/// It cannot start when, before any input, the shell cannot find or run it
+/// (exit code 127 or 126), it stops naming a file that does not exist
+/// (`python3 missing.py`, `node missing.js`), or it runs out of memory
+/// under the limit.
+///
+/// # Errors
+/// Why it cannot start: how it ended and the telling line of its stderr.
+pub fn check_start(command: &str, limits: &Limits, wait: Duration) -> Result<(), String> {
+    let mut p = BotProcess::spawn(command, limits).map_err(|e| format!("sh: {e}"))?;
+    let Some(exit) = p.wait_until(Instant::now() + wait) else {
+        p.kill();
+        return Ok(());
+    };
+    if exit.success() {
+        return Ok(());
+    }
+    // The stderr reader may still be draining the pipe.
+    let until = Instant::now() + Duration::from_millis(300);
+    while p.stderr_tail().trim().is_empty() && Instant::now() < until {
+        thread::sleep(Duration::from_millis(5));
+    }
+    let stderr = p.stderr_tail();
+    const MISSING_FILE: [&str; 3] = [
+        "No such file",
+        "Cannot find module",
+        "Unable to access jarfile",
+    ];
+    const MEMORY: [&str; 4] = [
+        " OOM ",
+        "out of memory",
+        "Out of memory",
+        "Cannot allocate memory",
+    ];
+    // The line that says most: one naming the trouble, else the last.
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let telling = lines
+        .iter()
+        .find(|l| MISSING_FILE.iter().chain(&MEMORY).any(|m| l.contains(m)))
+        .or(lines.last());
+    let said = telling.map_or(String::new(), |l| format!(": {l}"));
+    let how = match (exit.code, exit.signal) {
+        (Some(code), _) => format!("exit code {code}"),
+        (_, Some(signal)) => format!("killed by signal {signal}"),
+        _ => "ended".to_string(),
+    };
+    match exit.code {
+        Some(127) => Err(format!("the shell found no such command ({how}){said}")),
+        Some(126) => Err(format!("the shell cannot execute it ({how}){said}")),
+        _ if MISSING_FILE.iter().any(|m| stderr.contains(m)) => {
+            Err(format!("a file it names does not exist ({how}){said}"))
+        }
+        _ if p.looks_out_of_memory(&exit, limits.memory)
+            || MEMORY.iter().any(|m| stderr.contains(m)) =>
+        {
+            Err(format!(
+                "it runs out of memory before reading any input, under the limit of {} MB \
+             (--memory-limit) ({how}){said}",
+                limits.memory >> 20
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 impl Drop for BotProcess {
     fn drop(&mut self) {
         self.kill();

@@ -3,6 +3,7 @@
 //! `initdata` and the bots' answers, as the judge replays it.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -218,6 +219,33 @@ fn enclosure_frames(doc: &Value) -> Result<Vec<Frame>, String> {
     Ok(frames)
 }
 
+/// What the symbols of a game's replay mean.
+fn legend(game: &str) -> &'static str {
+    match game {
+        "pacman2" => {
+            "legend: 0-3 a player, * several players on one cell, G a fruit generator, \
+             o a large fruit, . a small fruit, --- and | walls (the field wraps around \
+             its edges);\n        actions -1 stay, 0-3 move up/right/down/left, 4-7 shoot \
+             up/right/down/left, -10 an invalid answer (death); [player N: V] a verdict \
+             other than OK"
+        }
+        "tank" => {
+            "legend: . empty, # brick, % steel, * base (blue's at the top, red's at the \
+             bottom), b B blue tanks 0 and 1, r R red tanks 0 and 1, @ several tanks;\n        \
+             actions [tank 0, tank 1] of blue then red: -1 stay, 0-3 move up/right/down/left, \
+             4-7 shoot up/right/down/left; [player N: V] a verdict other than OK"
+        }
+        "enclosure" => {
+            "legend: vertex rows: 0-3 a player, x a dead player, + a trail, ^ and * traps \
+             (counter 1, 2), . a free vertex; cell rows: A-D the land of players 0-3;\n        \
+             commands D P: D the direction u/d/l/r or s to stay, P 0 keep the pen, 1 put it \
+             down, -1 the skill (drop a trap); - no command; \
+             [player N: V] a verdict other than OK"
+        }
+        _ => "",
+    }
+}
+
 /// Shows a saved log turn by turn (`delay` seconds between turns, the
 /// screen cleared each time; 0 prints them all one after another).
 ///
@@ -245,31 +273,45 @@ pub fn run(path: &Path, delay: f64) -> Result<(), CliError> {
         })
         .unwrap_or_default();
     let pause = (delay.is_finite() && delay > 0.0).then(|| Duration::from_secs_f64(delay));
-    for frame in &frames {
-        if pause.is_some() {
-            print!("\x1b[2J\x1b[H");
+    let show = || -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        let legend = legend(game);
+        if pause.is_none() {
+            writeln!(out, "{legend}\n")?;
         }
-        println!("== {game} {}", frame.title);
-        println!("{}\n", frame.board.trim_end());
-        if let Some(d) = pause {
-            std::thread::sleep(d);
+        for frame in &frames {
+            if pause.is_some() {
+                write!(out, "\x1b[2J\x1b[H")?;
+            }
+            writeln!(out, "== {game} {}", frame.title)?;
+            writeln!(out, "{}\n", frame.board.trim_end())?;
+            if let Some(d) = pause {
+                writeln!(out, "{legend}")?;
+                out.flush()?;
+                std::thread::sleep(d);
+            }
         }
+        writeln!(out, "players:")?;
+        for (seat, bot) in bots.iter().enumerate() {
+            let score = doc
+                .get("scores")
+                .and_then(|s| s.get(seat))
+                .and_then(Value::as_f64);
+            let verdict = doc
+                .get("verdicts")
+                .and_then(|s| s.get(seat))
+                .and_then(Value::as_str)
+                .unwrap_or("?");
+            match score {
+                Some(s) => writeln!(out, "  {seat}: {s} ({verdict}) {bot}")?,
+                None => writeln!(out, "  {seat}: {bot}")?,
+            }
+        }
+        out.flush()
+    };
+    match show() {
+        // The reader went away (`| head`): nothing more to show.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
     }
-    println!("players:");
-    for (seat, bot) in bots.iter().enumerate() {
-        let score = doc
-            .get("scores")
-            .and_then(|s| s.get(seat))
-            .and_then(Value::as_f64);
-        let verdict = doc
-            .get("verdicts")
-            .and_then(|s| s.get(seat))
-            .and_then(Value::as_str)
-            .unwrap_or("?");
-        match score {
-            Some(s) => println!("  {seat}: {s} ({verdict}) {bot}"),
-            None => println!("  {seat}: {bot}"),
-        }
-    }
-    Ok(())
 }
