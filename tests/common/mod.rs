@@ -1,6 +1,7 @@
-//! Shared test helpers: a counting global allocator (per thread, so tests
+//! Shared test helpers, for the tests of both packages (`cli/tests` include
+//! this file by path): a counting global allocator (per thread, so tests
 //! running in parallel do not disturb each other), fixture paths, the
-//! package's binaries and scratch directories.
+//! workspace's binaries and scratch directories.
 #![allow(dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -50,24 +51,57 @@ pub fn count_allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
     (out, allocations() - before)
 }
 
-/// `tests/fixtures/<rel>`.
-pub fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(rel)
+/// The workspace root: the library's package directory, which holds
+/// `tests/fixtures/`, `input-samples/` and `bots/` (the tests of `cli/`
+/// share this file and these folders).
+pub fn root() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if dir.join("tests/fixtures").is_dir() {
+        dir
+    } else {
+        dir.parent()
+            .expect("cli/ sits in the workspace")
+            .to_path_buf()
+    }
 }
 
-/// The path of a binary of this package built for the tests.
+/// `tests/fixtures/<rel>`.
+pub fn fixture(rel: &str) -> PathBuf {
+    root().join("tests/fixtures").join(rel)
+}
+
+/// A binary of the workspace (a bot of the library's package, or the
+/// `botzone` command of `cli/`), from the target directory these tests were
+/// built in. `cargo test --release` at the root builds every binary of both
+/// packages before any test runs.
+///
+/// # Panics
+/// When the binary has not been built, naming the command that builds it.
 pub fn bin(name: &str) -> PathBuf {
-    // Cargo sets CARGO_BIN_EXE_<name> for integration tests.
-    match name {
-        "botzone" => PathBuf::from(env!("CARGO_BIN_EXE_botzone")),
-        other => {
-            let mut p = PathBuf::from(env!("CARGO_BIN_EXE_botzone"));
-            p.set_file_name(other);
-            p
-        }
-    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    // target/<profile>/deps/<test> -> target/<profile>/<name>
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("tests run from target/<profile>/deps");
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is not built: run `cargo build{} --workspace --bins` (or `cargo test{}` at the \
+         workspace root, which builds every binary)",
+        path.display(),
+        if cfg!(debug_assertions) {
+            ""
+        } else {
+            " --release"
+        },
+        if cfg!(debug_assertions) {
+            ""
+        } else {
+            " --release"
+        },
+    );
+    path
 }
 
 /// A fresh, empty scratch directory for one test (in the system's

@@ -182,7 +182,7 @@ fn locate_bot(arg: &str, cwd: &Path) -> Result<BotSource, CliError> {
     if let Some(root) = manifest::find_manifest_dir(cwd) {
         roots.push(root);
     }
-    let built_in = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let built_in = built_in_library();
     if !roots.contains(&built_in) {
         roots.push(built_in);
     }
@@ -236,6 +236,13 @@ fn locate_bot(arg: &str, cwd: &Path) -> Result<BotSource, CliError> {
     .into())
 }
 
+/// The workspace root this tool was built from: the `botzone` library's
+/// package (this tool's package is its `cli/` member).
+fn built_in_library() -> PathBuf {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
+    cli.parent().unwrap_or(cli).to_path_buf()
+}
+
 /// The bundle's name for a bot file: its stem, or its directory's name for
 /// `.../<name>/main.rs`.
 fn bot_name_from_file(file: &Path) -> String {
@@ -280,7 +287,7 @@ fn find_library_root(bot_file: &Path, cwd: &Path) -> Result<PathBuf, CliError> {
             dir = d.parent();
         }
     }
-    let built_in = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let built_in = built_in_library();
     if built_in.join("src/lib.rs").is_file() {
         return Ok(built_in.canonicalize()?);
     }

@@ -1,5 +1,6 @@
 //! `botzone map pacman2` and `botzone bench pacman2` as programs.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::process::Command;

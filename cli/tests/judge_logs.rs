@@ -6,6 +6,7 @@
 //!
 //! `BOTZONE_GOLDEN_DIR=DIR` adds `DIR/judge_logs/<game>*.jsonl`.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;
@@ -285,7 +286,7 @@ fn pacman2_states(stream: &Stream) -> Vec<Pacman2> {
 
 #[test]
 fn pacman_mc_plays_every_official_request_stream() {
-    let bot = PathBuf::from(env!("CARGO_BIN_EXE_pacman_mc"));
+    let bot = common::bin("pacman_mc");
     let streams = streams("pacman2", 4);
     assert!(!streams.is_empty());
     let mut turns = 0;
@@ -353,7 +354,7 @@ fn tank_start(request: &Value) -> (Field, usize) {
 
 #[test]
 fn tank_minimax_plays_every_official_request_stream() {
-    let bot = PathBuf::from(env!("CARGO_BIN_EXE_tank_minimax"));
+    let bot = common::bin("tank_minimax");
     let streams = streams("tank", 2);
     assert!(!streams.is_empty());
     let mut turns = 0;

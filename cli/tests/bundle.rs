@@ -3,6 +3,7 @@
 //! input samples exactly like the cargo-built binary. Also: what a bundle
 //! keeps and drops, and the errors for what cannot be bundled.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;
@@ -53,7 +54,7 @@ const GENEROUS_TIME_LIMIT: &str = "10";
 const ITERATIONS: &str = "300";
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    common::root()
 }
 
 /// A fresh scratch directory for one test.
@@ -420,7 +421,7 @@ fn pacman_mc_bundle_holds_no_other_game_and_is_small() {
 #[test]
 fn fixture_bundle_runs_like_the_library() {
     #[allow(dead_code)]
-    #[path = "fixtures/bundle/pacman_playout.rs"]
+    #[path = "../../tests/fixtures/bundle/pacman_playout.rs"]
     mod pacman_playout;
 
     let dir = scratch("fixture-playout");

@@ -3,6 +3,7 @@
 //! and Python scripts: well-behaved ones in both Botzone modes, and ones
 //! that crash, hang, flood, print garbage or allocate too much).
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
