@@ -22,7 +22,7 @@ fn playouts(c: &mut Criterion) {
             for _ in 0..n {
                 state.undo();
             }
-            turns += n as u64;
+            turns += u64::from(n);
         })
     });
     assert!(turns > 0, "playouts played turns");
@@ -44,10 +44,10 @@ fn playouts(c: &mut Criterion) {
 
 fn apply_undo(c: &mut Criterion) {
     let mut state = start();
-    let orders = [Some(botzone::games::enclosure::Command::STAY); 4];
-    c.bench_function("enclosure step + undo", |b| {
+    let joint = [botzone::games::enclosure::Command::STAY; 4];
+    c.bench_function("enclosure apply + undo", |b| {
         b.iter(|| {
-            state.step(black_box(&orders));
+            state.apply_unchecked(black_box(&joint));
             assert!(state.undo());
         })
     });

@@ -11,15 +11,15 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::rng::Rng;
 
-fn playout(game: &mut Pacman2, rng: &mut Rng) -> (usize, f64) {
-    let turns = game.random_rollout(rng);
+fn playout(game: &mut Pacman2, rng: &mut Rng) -> (u32, f64) {
+    let turns = game.random_playout(rng);
     let score = game.final_scores()[0];
     game.undo_to(0);
     (turns, score)
 }
 
-fn playout_turn_by_turn(game: &mut Pacman2, rng: &mut Rng) -> (usize, f64) {
-    let turns = game.random_rollout(rng);
+fn playout_turn_by_turn(game: &mut Pacman2, rng: &mut Rng) -> (u32, f64) {
+    let turns = game.random_playout(rng);
     let score = game.final_scores()[0];
     while game.undo() {}
     (turns, score)
@@ -50,10 +50,11 @@ fn rollouts(c: &mut Criterion) {
     let map = Map::generate(1);
     let mut game = Pacman2::new(&map);
     let joint = [Action::RIGHT, Action::LEFT, Action::STAY, Action::DOWN];
-    assert!(game.apply(&joint) && game.undo());
+    game.try_apply(&joint).unwrap();
+    assert!(game.undo());
     group.bench_function("apply_undo", |b| {
         b.iter(|| {
-            game.apply(black_box(&joint[..PLAYERS]));
+            game.apply_unchecked(black_box(&joint[..PLAYERS]));
             game.undo()
         })
     });

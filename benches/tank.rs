@@ -22,7 +22,7 @@ fn playouts(c: &mut Criterion) {
             black_box(turns)
         })
     });
-    assert_eq!(field.history_len(), 0);
+    assert_eq!(field.turn(), 0);
 
     let mut rng = Rng::new(2);
     group.bench_function("random_turn", |b| {

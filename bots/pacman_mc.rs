@@ -24,11 +24,11 @@
 use std::process::ExitCode;
 
 use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
-use botzone::games::pacman2::{Action, Actions, Map, Pacman2, PLAYERS};
+use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
 use botzone::rng::Rng;
-use botzone::search::flat_mc::Limits;
+use botzone::search::flat_mc::{FlatMc, Limits};
 use botzone::time::Deadline;
 
 struct PacmanMc {
@@ -73,7 +73,7 @@ impl PacmanMc {
         let joint = game
             .joint_from_request(request, path)
             .map_err(|e| BotError::new(e.to_string()))?;
-        game.apply(&joint);
+        game.apply_unchecked(&joint);
         Ok(())
     }
 
@@ -97,7 +97,7 @@ impl PacmanMc {
         if !game.is_valid(me, best) {
             best = Action::STAY; // never happens; staying is always valid
         }
-        let mean = result.mean;
+        let mean = result.best_mean();
         answer(
             best,
             format!(
@@ -113,85 +113,24 @@ impl PacmanMc {
 }
 
 /// Turns a rollout plays before it is valued by [`evaluate`].
-const DEPTH: usize = 20;
-
-/// What a search found.
-struct Found {
-    best: Action,
-    mean: f64,
-    rollouts: u64,
-}
+const DEPTH: u32 = 20;
 
 /// Flat Monte Carlo over `me`'s valid actions (round robin): each rollout
-/// plays the action, then at most `depth` turns of [`GreedyPolicy`] for
-/// everyone, and is valued by [`evaluate`]; `game` is left as it was. Stops
-/// at the deadline or after `BOTZONE_ITERATIONS` rollouts.
+/// plays the action, then at most `depth` turns in all of [`GreedyPolicy`]
+/// for everyone, and is valued by [`evaluate`]; `game` is left as it was.
+/// Stops at the deadline or after `BOTZONE_ITERATIONS` rollouts.
 fn search(
     game: &mut Pacman2,
     me: usize,
     deadline: &Deadline,
     rng: &mut Rng,
-    depth: usize,
-) -> Found {
-    let mut legal = Actions::default();
-    game.legal_actions(me, &mut legal);
-    let mut found = Found {
-        best: Action::STAY,
-        mean: 0.0,
-        rollouts: 0,
-    };
-    if legal.len() <= 1 {
-        found.best = legal.first().copied().unwrap_or(Action::STAY);
-        return found;
-    }
-    let policy = GreedyPolicy::new(game);
-    let limits = Limits::from_env();
-    let max = limits.max_rollouts.unwrap_or(u64::MAX);
-    let check = u64::from(limits.check_every.max(1));
-    let mut total = [0.0f64; 9];
-    let mut visits = [0u64; 9];
-    let start = game.turn();
-    let mut arm = 0;
-    while found.rollouts < max {
-        if found.rollouts % check == 0 && deadline.passed() {
-            break;
-        }
-        let mut joint = policy.joint(game, rng);
-        joint[me] = legal[arm];
-        game.apply(&joint);
-        let mut turns = 1;
-        while turns < depth && !game.is_over() {
-            let joint = policy.joint(game, rng);
-            game.apply(&joint);
-            turns += 1;
-        }
-        total[arm] += evaluate(game, me);
-        visits[arm] += 1;
-        game.undo_to(start);
-        found.rollouts += 1;
-        arm += 1;
-        if arm == legal.len() {
-            arm = 0;
-        }
-    }
-    let mut best = 0;
-    let mut best_mean = f64::MIN;
-    for i in 0..legal.len() {
-        if visits[i] > 0 {
-            let mean = total[i] / visits[i] as f64;
-            if mean > best_mean {
-                best_mean = mean;
-                best = i;
-            }
-        }
-    }
-    found.best = legal[best];
-    found.mean = if best_mean == f64::MIN {
-        0.0
-    } else {
-        best_mean
-    };
-    found
+    depth: u32,
+) -> botzone::search::flat_mc::SearchResult<Action> {
+    let mut policy = GreedyPolicy::new(game);
+    FlatMc::new(Limits::from_env())
+        .depth(depth)
+        .evaluator(evaluate)
+        .search(game, me, deadline, rng, &mut policy)
 }
 
 fn answer(action: Action, debug: String) -> Output {

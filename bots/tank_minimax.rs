@@ -86,7 +86,7 @@ impl TankBot {
                     return Err(BotError::new(format!(
                         "{}: {name} tank {t} cannot play {code} on turn {}",
                         slot.path(),
-                        field.turn()
+                        field.turn() + 1
                     )));
                 }
                 *a = action;

@@ -174,6 +174,17 @@ impl Map {
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(k, _)| k.as_str())
     }
+
+    /// The members in order, values mutable.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
+    /// Puts the members in key order (bytewise), as jsoncpp and serde_json
+    /// write objects.
+    pub fn sort_keys(&mut self) {
+        self.entries.sort_by(|a, b| a.0.cmp(&b.0));
+    }
 }
 
 impl<K: Into<String>> FromIterator<(K, Value)> for Map {
@@ -302,6 +313,19 @@ impl Value {
     /// Element `i`, if this is an array that long.
     pub fn get_index(&self, i: usize) -> Option<&Value> {
         self.as_array()?.get(i)
+    }
+
+    /// Puts the members of every object in this value in key order
+    /// ([`Map::sort_keys`]).
+    pub fn sort_keys(&mut self) {
+        match self {
+            Value::Array(items) => items.iter_mut().for_each(Value::sort_keys),
+            Value::Object(map) => {
+                map.sort_keys();
+                map.values_mut().for_each(Value::sort_keys);
+            }
+            _ => {}
+        }
     }
 
     /// Appends the compact text of this value to `out`.

@@ -10,16 +10,18 @@ use botzone::games::enclosure::search;
 use botzone::games::enclosure::{Command, Commands, Dir, Pen, PenState, State, PLAYERS};
 use botzone::games::Game;
 use botzone::rng::Rng;
+use botzone::search::flat_mc::{FlatMc, Limits};
 use botzone::time::Deadline;
 use std::time::Duration;
 
-/// `"r 1"` -> the command; anything unreadable -> `None`.
-fn c(s: &str) -> Option<Command> {
-    parse_action(&format!("[ACTION] {s}"))
+/// `"r 1"` -> the command; anything unreadable -> [`Command::INVALID`],
+/// what the referee plays for an unreadable answer.
+fn c(s: &str) -> Command {
+    parse_action(&format!("[ACTION] {s}")).unwrap_or(Command::INVALID)
 }
 
 fn turn(st: &mut State, cmds: [&str; 4]) {
-    st.step(&cmds.map(c));
+    st.apply_unchecked(&cmds.map(c));
 }
 
 fn status(st: &State) -> String {
@@ -572,16 +574,16 @@ mod end {
 }
 
 /// A random command: mostly legal, sometimes anything, rarely unreadable.
-fn random_order(st: &State, p: usize, rng: &mut Rng) -> Option<Command> {
+fn random_order(st: &State, p: usize, rng: &mut Rng) -> Command {
     let r = rng.below(100);
     if r < 2 {
-        None
+        Command::INVALID
     } else if r < 8 {
         let dir = Dir::ALL[rng.index(5)];
         let pen = [Pen::Keep, Pen::Down, Pen::Skill][rng.index(3)];
-        Some(Command::new(dir, pen))
+        Command::new(dir, pen)
     } else {
-        Some(st.random_command(p, rng))
+        st.random_command(p, rng)
     }
 }
 
@@ -601,16 +603,16 @@ fn random_games_undo_round_trip() {
         let start = st.clone();
         let mut seen = vec![st.clone()];
         while !st.is_over() {
-            let mut orders = [None; PLAYERS];
+            let mut orders = [Command::STAY; PLAYERS];
             for (p, o) in orders.iter_mut().enumerate() {
                 *o = random_order(&st, p, &mut rng);
             }
             let before = st.clone();
-            st.step(&orders);
+            st.apply_unchecked(&orders);
             let after = st.clone();
             assert!(st.undo());
             assert_eq!(st, before);
-            st.step(&orders);
+            st.apply_unchecked(&orders);
             assert_eq!(st, after);
             seen.push(st.clone());
         }
@@ -633,11 +635,11 @@ fn random_games_status_rebuild() {
         let mut st = random_start(&mut rng);
         let mut tracker = Tracker::new(&Status::of(&st));
         while !st.is_over() {
-            let mut orders = [None; PLAYERS];
+            let mut orders = [Command::STAY; PLAYERS];
             for (p, o) in orders.iter_mut().enumerate() {
                 *o = random_order(&st, p, &mut rng);
             }
-            st.step(&orders);
+            st.apply_unchecked(&orders);
             let diff = tracker.observe(&Status::of(&st));
             assert!(
                 diff.is_empty(),
@@ -693,18 +695,42 @@ fn no_allocation_in_apply_undo_legal_and_rollout() {
                 st.undo();
             }
             let joint = [Command::STAY; PLAYERS];
-            Game::apply(&mut st, &joint);
+            Game::apply_unchecked(&mut st, &joint);
             Game::undo(&mut st);
             let n = search::rollout(&mut st, 100, &mut rng);
             for _ in 0..n {
                 st.undo();
             }
         }
-        let deadline = Deadline::after(Duration::from_millis(20));
-        let choice = search::choose_command(&st, 0, &deadline, &mut rng);
-        assert!(choice.rollouts > 0);
     });
     assert_eq!(allocations, 0);
+    // The search allocates its storage once, up front: as much for 400
+    // rollouts as for 20.
+    let deadline = Deadline::after(Duration::from_secs(30));
+    let mut search = |rollouts: u64, st: &mut State| {
+        let limits = Limits {
+            max_rollouts: Some(rollouts),
+            check_every: 1,
+        };
+        common::count_allocations(|| {
+            FlatMc::new(limits)
+                .depth(search::ROLLOUT_DEPTH as u32 + 1)
+                .candidates(|c: Command| c.pen != Pen::Skill)
+                .evaluator(search::value)
+                .search(st, 0, &deadline, &mut rng, &mut search::RolloutPolicy)
+        })
+    };
+    let (few, a) = search(20, &mut st);
+    let (many, b) = search(400, &mut st);
+    assert_eq!((few.rollouts, many.rollouts), (20, 400));
+    assert_eq!(a, b, "rollouts allocate nothing");
+    let choice = search::choose_command(
+        &st,
+        0,
+        &Deadline::after(Duration::from_millis(20)),
+        &mut rng,
+    );
+    assert!(choice.rollouts > 0 && !st.kills_itself(0, choice.best));
 }
 
 #[test]

@@ -84,9 +84,9 @@ fn scripted_exchange() {
         let line = bot.line();
         let cmd = parse_action(&line).unwrap_or_else(|| panic!("bad ACTION line {line:?}"));
         assert!(!st.kills_itself(2, cmd), "{cmd} kills itself\n{st}");
-        let mut orders = [Some(botzone::games::enclosure::Command::STAY); PLAYERS];
-        orders[2] = Some(cmd);
-        st.step(&orders);
+        let mut orders = [botzone::games::enclosure::Command::STAY; PLAYERS];
+        orders[2] = cmd;
+        st.try_apply(&orders).unwrap();
     }
     let (rest, err) = bot.finish();
     assert_eq!(rest, "", "nothing but protocol lines on stdout");
@@ -123,7 +123,7 @@ fn judged_game(seed: u64) -> State {
     let mut st = State::new(positions);
     while !st.is_over() {
         let status = format!("{}\n", Status::of(&st));
-        let mut orders = [None; PLAYERS];
+        let mut orders = [botzone::games::enclosure::Command::INVALID; PLAYERS];
         for (p, bot) in bots.iter_mut().enumerate() {
             if st.player(p).state() == PenState::Dead {
                 continue;
@@ -135,9 +135,9 @@ fn judged_game(seed: u64) -> State {
                 !st.kills_itself(p, cmd),
                 "player {p}: {cmd} kills itself\n{st}"
             );
-            orders[p] = Some(cmd);
+            orders[p] = cmd;
         }
-        st.step(&orders);
+        st.apply_unchecked(&orders);
     }
     for bot in bots {
         let (rest, err) = bot.finish();

@@ -60,7 +60,7 @@ struct Snapshot {
 fn snapshot_of(g: &Pacman2) -> Snapshot {
     let content = g.content_grid();
     Snapshot {
-        turn: g.turn(),
+        turn: g.turn() as usize,
         alive: g.alive_count(),
         generator_turn_left: g.generator_turn_left(),
         small_fruit_count: g.small_fruit_count(),
@@ -166,13 +166,12 @@ fn check_trace(path: &Path) -> usize {
             !game.is_over(),
             "{where_}: the judge played on a finished game"
         );
-        let continues = game.apply(&joint);
+        game.apply_unchecked(&joint);
         assert_eq!(
-            continues,
+            !game.is_over(),
             rec["continues"].as_bool().unwrap(),
-            "{where_}: continues"
+            "{where_}: the game goes on"
         );
-        assert_eq!(game.is_over(), !continues, "{where_}: is_over");
         let want = snapshot_from(&rec["state"]);
         assert_eq!(snapshot_of(&game), want, "{where_}: state after {joint:?}");
         seen.push(want);

@@ -34,7 +34,7 @@ fn no_allocation_in_apply_undo_legal_actions_or_rollouts() {
                         *slot = a;
                     }
                 }
-                game.apply(&joint);
+                game.apply_unchecked(&joint);
                 turns += 1;
             }
             let _ = game.final_scores();
@@ -42,7 +42,7 @@ fn no_allocation_in_apply_undo_legal_actions_or_rollouts() {
                 assert!(game.undo());
             }
             // And the fast rollout.
-            let n = game.random_rollout(&mut rng);
+            let n = game.random_playout(&mut rng);
             game.undo_to(game.turn() - n);
         }
     });
@@ -70,7 +70,7 @@ fn undo_restores_every_state_on_many_maps() {
                         Action::STAY
                     };
                 }
-                game.apply(&joint);
+                game.apply_unchecked(&joint);
                 states.push(game.clone());
             }
             while let Some(want) = states.pop() {
@@ -101,14 +101,14 @@ fn clone_and_apply_equals_apply_and_undo() {
                 }
             })
             .collect();
-        game.apply(&joint);
+        game.apply_unchecked(&joint);
         moves.push(joint);
     }
     // Replay on a fresh clone.
     let mut replay = start.clone();
     for joint in &moves {
         let before = replay.clone();
-        replay.apply(joint);
+        replay.apply_unchecked(joint);
         let mut back = replay.clone();
         back.undo();
         assert!(back == before);
@@ -117,7 +117,7 @@ fn clone_and_apply_equals_apply_and_undo() {
     // Through the Game trait.
     let mut via_trait = start.clone();
     for joint in &moves {
-        Game::apply(&mut via_trait, joint);
+        Game::apply_unchecked(&mut via_trait, joint);
     }
     assert!(via_trait == game);
     let mut scores = [0.0; 4];
@@ -334,7 +334,7 @@ fn rollout_picks_are_uniform_and_independent() {
                 let mut g = game.clone();
                 let mut joint = [Action::STAY; PLAYERS];
                 joint[p] = a;
-                g.apply(&joint);
+                g.apply_unchecked(&joint);
                 cells.push((g.player(p).row, g.player(p).col));
             }
             choices.push(cells);
@@ -343,7 +343,7 @@ fn rollout_picks_are_uniform_and_independent() {
         let mut pairs = vec![0u64; choices[0].len() * choices[1].len()];
         let mut rng = Rng::new(u64::from(seed));
         for _ in 0..N {
-            assert!(game.random_rollout(&mut rng) > 0);
+            assert!(game.random_playout(&mut rng) > 0);
             game.undo_to(1);
             let mut picked = [0; PLAYERS];
             for p in 0..PLAYERS {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use botzone::games::tank::{
     bricks_from_seed, cell, item, step, Field, Outcome, SideAction, SideActions, TankAction,
-    TankActions, CELLS,
+    TankActions, TurnError, CELLS,
 };
 use botzone::games::Game;
 use botzone::rng::Rng;
@@ -43,9 +43,9 @@ fn check_fields(path: &Path) -> usize {
 /// Compares a field with a trace `state`.
 fn assert_state(f: &Field, state: &Value, at: &str) {
     assert_eq!(
-        f.turn() as u64,
+        u64::from(f.turn()) + 1,
         state["turn"].as_u64().unwrap(),
-        "{at}: turn"
+        "{at}: the judge's turn number"
     );
     let rows = state["field"].as_array().unwrap();
     for (y, row) in rows.iter().enumerate() {
@@ -119,7 +119,7 @@ fn check_trace(path: &Path) -> (usize, usize) {
             if turns % 2 == 0 {
                 field.apply_unchecked(joint);
             } else {
-                Game::apply(&mut field, &[SideAction(joint[0]), SideAction(joint[1])]);
+                Game::apply_unchecked(&mut field, &[SideAction(joint[0]), SideAction(joint[1])]);
             }
             assert_state(&field, &lines[i]["state"], &at);
             history.push(field.clone());
@@ -263,6 +263,9 @@ fn invalid_actions_are_rejected_and_leave_the_field_unchanged() {
     let err = f
         .try_apply([[TankAction::Up, TankAction::Stay], [TankAction::Stay; 2]])
         .unwrap_err();
+    let TurnError::Invalid(err) = err else {
+        panic!("{err}")
+    };
     assert_eq!((err.side, err.tank), (0, 0));
     assert_eq!(f, start);
     // Shooting twice in a row.
@@ -277,6 +280,9 @@ fn invalid_actions_are_rejected_and_leave_the_field_unchanged() {
             [TankAction::Stay; 2],
         ])
         .unwrap_err();
+    let TurnError::Invalid(err) = err else {
+        panic!("{err}")
+    };
     assert_eq!(
         (err.side, err.tank, err.action),
         (0, 0, TankAction::DownShoot)
@@ -326,13 +332,13 @@ fn a_shot_base_loses_and_scores_are_botzones() {
 
 #[test]
 fn turn_limit_draws() {
-    let mut f = Field::with_max_turn([0; 3], 3);
+    let mut f = Field::with_max_turns([0; 3], 3);
     for _ in 0..3 {
         assert!(!f.is_over());
         f.try_apply([[TankAction::Stay; 2]; 2]).unwrap();
     }
     assert_eq!(f.outcome(), Outcome::Draw);
-    assert_eq!(Field::new([0; 3]).max_turn(), 100);
+    assert_eq!(Field::new([0; 3]).max_turns(), 100);
 }
 
 #[test]
@@ -393,7 +399,7 @@ fn no_heap_allocation_in_legal_actions_apply_undo_or_a_rollout() {
                     Game::legal_actions(&f, side, &mut side_buf);
                 }
                 let joint = random_turn(&f, &mut rng, &mut tank_buf);
-                Game::apply(&mut f, &[SideAction(joint[0]), SideAction(joint[1])]);
+                Game::apply_unchecked(&mut f, &[SideAction(joint[0]), SideAction(joint[1])]);
                 n += 1;
             }
             let mut scores = [0.0; 2];

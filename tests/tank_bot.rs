@@ -213,7 +213,7 @@ fn maxmin(f: &mut Field, me: usize, depth: u32, ply: i32, eval: &mut TankEval) -
         for &b in theirs.iter() {
             let mut joint = [a, a];
             joint[1 - me] = b;
-            Game::apply(f, &joint);
+            Game::apply_unchecked(f, &joint);
             worst = worst.min(maxmin(f, me, depth - 1, ply + 1, eval));
             f.undo();
         }

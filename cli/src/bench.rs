@@ -6,16 +6,23 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use botzone::games::botzone::BotzoneGame;
+use botzone::games::line::LineGame;
+use botzone::games::registry::{GameKind, Visitor};
+use botzone::games::{PeerArg, Rules};
+use botzone::rng::Rng;
 use clap::Args;
 
-use crate::{AnyGame, CliError};
+use crate::CliError;
 
 /// Arguments of `botzone bench`.
 #[derive(Args)]
 pub struct BenchArgs {
     /// The game.
-    game: AnyGame,
-    /// The map's seed (Pacman2, Tank).
+    #[arg(value_parser = crate::game_kind(None))]
+    game: GameKind,
+    /// The seed of the judge's map (of the random starts, for a game whose
+    /// players choose their start).
     #[arg(long, default_value_t = 1)]
     seed: u32,
     /// How long to measure, in seconds.
@@ -24,11 +31,11 @@ pub struct BenchArgs {
     /// Print one JSON object as the last line.
     #[arg(long)]
     json: bool,
-    /// A peer benchmark to compare with on the same map: the C++ samples'
-    /// `pacman2_bench` (run as `PROGRAM MAP.json PLAYOUTS`) or `tank_bench`
-    /// (`PROGRAM BRICK0 BRICK1 BRICK2 PLAYOUTS`), as
-    /// `../shared/reference/build.sh` builds them. Both sides run in turn,
-    /// each for about `--seconds`, and are compared by CPU time.
+    /// A peer benchmark to compare with on the same map: a C++ sample's
+    /// benchmark as `../shared/reference/build.sh` builds it, run as
+    /// `PROGRAM MAP... PLAYOUTS` with the map as the game gives it (a map
+    /// file, or the field's numbers). Both sides run in turn, each for
+    /// about `--seconds`, and are compared by CPU time.
     #[arg(long, value_name = "PROGRAM")]
     versus: Option<PathBuf>,
     /// Alternating rounds of the comparison with `--versus`.
@@ -56,7 +63,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         return Err("--rounds must be at least 1".into());
     }
     let budget = Duration::from_secs_f64(args.seconds);
-    let name = crate::arena::game_name(args.game);
+    let name = args.game.name();
     let Some(program) = &args.versus else {
         let m = measure(args.game, args.seed, budget)?;
         m.print(name);
@@ -116,15 +123,91 @@ struct Measurement {
     cpu: Option<f64>,
 }
 
+/// Playouts between two looks at the clock (a playout takes microseconds).
+const BATCH: u64 = 256;
+
+/// The wiki samples' benchmark work on the judge's setup of `seed`: from
+/// the start, every player in the game takes a uniformly random legal
+/// action each turn until the game ends ([`Rules::random_playout`]), the
+/// scores are computed, and the game is taken back to the start
+/// ([`botzone::games::Game::undo_turns`]: one step for Pacman2, turn by
+/// turn elsewhere, as each sample does); repeated for `budget`.
+fn playouts<G: Rules>(seed: u32, budget: Duration) -> Result<BenchReport, CliError> {
+    let mut game = G::from_seed(seed);
+    let start = game.clone();
+    let mut rng = Rng::new(u64::from(seed));
+    let mut scores = vec![0.0; G::SEATS];
+    let mut checksum = 0.0;
+    let mut report = BenchReport::default();
+    let t0 = Instant::now();
+    loop {
+        for _ in 0..BATCH {
+            let turns = game.random_playout(&mut rng);
+            game.scores(&mut scores);
+            checksum += scores[0];
+            game.undo_turns(turns);
+            report.turns += u64::from(turns);
+        }
+        report.playouts += BATCH;
+        if t0.elapsed() >= budget {
+            break;
+        }
+    }
+    report.elapsed = t0.elapsed();
+    if game != start || !checksum.is_finite() {
+        return Err(format!(
+            "{} bench: the playouts did not return to the start",
+            G::NAME
+        )
+        .into());
+    }
+    Ok(report)
+}
+
+/// [`playouts`] for a game kind.
+struct Playouts(u32, Duration);
+
+impl Visitor for Playouts {
+    type Output = Result<BenchReport, CliError>;
+    fn botzone<G: BotzoneGame>(self) -> Self::Output {
+        playouts::<G>(self.0, self.1)
+    }
+    fn line<G: LineGame>(self) -> Self::Output {
+        playouts::<G>(self.0, self.1)
+    }
+}
+
+/// How a game's peer benchmark takes the setup of a seed.
+struct PeerArgs(u32);
+
+impl PeerArgs {
+    fn of<G: Rules>(seed: u32) -> Result<Vec<PeerArg>, CliError> {
+        G::bench_peer_args(&G::setup_from_seed(seed)).ok_or_else(|| {
+            format!(
+                "bench {} --versus: no peer benchmark exists for {}",
+                G::NAME,
+                G::NAME
+            )
+            .into()
+        })
+    }
+}
+
+impl Visitor for PeerArgs {
+    type Output = Result<Vec<PeerArg>, CliError>;
+    fn botzone<G: BotzoneGame>(self) -> Self::Output {
+        PeerArgs::of::<G>(self.0)
+    }
+    fn line<G: LineGame>(self) -> Self::Output {
+        PeerArgs::of::<G>(self.0)
+    }
+}
+
 /// Runs the game's benchmark for `budget`, timing it by the wall clock and
 /// by this thread's CPU time.
-fn measure(game: AnyGame, seed: u32, budget: Duration) -> Result<Measurement, CliError> {
+fn measure(game: GameKind, seed: u32, budget: Duration) -> Result<Measurement, CliError> {
     let cpu_before = cpu_time();
-    let report = match game {
-        AnyGame::Pacman2 => crate::pacman2::bench(seed, budget)?,
-        AnyGame::Tank => crate::tank::bench(seed, budget)?,
-        AnyGame::Enclosure => crate::enclosure::bench(seed, budget)?,
-    };
+    let report = game.visit(Playouts(seed, budget))?;
     // CPU time of the measuring thread: on a busy machine the fair figure
     // to compare with another program's (`perf stat -e task-clock`).
     let cpu = cpu_before
@@ -186,31 +269,28 @@ impl Measurement {
 struct Peer {
     program: PathBuf,
     args: Vec<String>,
-    /// Keeps the map file of a Pacman2 peer until the comparison ends.
-    _map: Option<TempFile>,
+    /// Keeps the peer's map files until the comparison ends.
+    _files: Vec<TempFile>,
 }
 
 impl Peer {
-    fn new(program: PathBuf, game: AnyGame, seed: u32) -> Result<Peer, CliError> {
-        let (args, map) = match game {
-            AnyGame::Pacman2 => {
-                let file = TempFile::new("map.json", &crate::pacman2::map_json(seed)?)?;
-                (vec![file.0.display().to_string()], Some(file))
+    fn new(program: PathBuf, game: GameKind, seed: u32) -> Result<Peer, CliError> {
+        let mut args = Vec::new();
+        let mut files = Vec::new();
+        for (i, arg) in game.visit(PeerArgs(seed))?.into_iter().enumerate() {
+            match arg {
+                PeerArg::Text(text) => args.push(text),
+                PeerArg::File(text) => {
+                    let file = TempFile::new(&format!("map{i}.json"), &text)?;
+                    args.push(file.0.display().to_string());
+                    files.push(file);
+                }
             }
-            AnyGame::Tank => {
-                let bricks = botzone::games::tank::bricks_from_seed(seed);
-                (bricks.iter().map(|b| b.to_string()).collect(), None)
-            }
-            AnyGame::Enclosure => {
-                return Err(
-                    "bench enclosure --versus: no peer benchmark exists for Enclosure".into(),
-                )
-            }
-        };
+        }
         Ok(Peer {
             program,
             args,
-            _map: map,
+            _files: files,
         })
     }
 

@@ -1,16 +1,22 @@
-//! `botzone`: the host-side tool of the SDK (maps, benchmarks, the
-//! Enclosure referee, the one-file bundler and the local arena).
+//! `botzone`: the host-side tool of the SDK (judge maps, benchmarks, the
+//! line-protocol referee, the one-file bundler and the local arena).
+//!
+//! Every subcommand is written once, generic over the library's game traits
+//! (`botzone::games`); the games come from the library's registry
+//! (`botzone::games::registry::GameKind`), and no file here names one.
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use botzone::games::botzone::BotzoneGame;
+use botzone::games::line::LineGame;
+use botzone::games::registry::{GameKind, Protocol, Visitor};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand};
 
 mod arena;
 mod bench;
 mod bundle;
-mod enclosure;
-mod pacman2;
-mod tank;
+mod json;
 
 /// The error type of every subcommand: a message for the user.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
@@ -26,42 +32,60 @@ struct Cli {
     command: Command,
 }
 
-/// A game with a Botzone judge (its maps come from a seed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum JudgedGame {
-    /// Pacman2, 4 players.
-    Pacman2,
-    /// Tank (2018 rules), 2 players.
-    Tank,
+/// A parser of game names for clap: the games of `protocol` (all of them
+/// for `None`), listed in `--help`.
+pub fn game_kind(protocol: Option<Protocol>) -> impl TypedValueParser<Value = GameKind> {
+    let names = GameKind::ALL
+        .into_iter()
+        .filter(move |k| protocol.map_or(true, |p| k.protocol() == p))
+        .map(|k| {
+            PossibleValue::new(k.name()).help(format!(
+                "{} players, {}",
+                k.seats(),
+                match k.protocol() {
+                    Protocol::Botzone => "Botzone's JSON protocol",
+                    Protocol::Line => "a line protocol",
+                }
+            ))
+        });
+    PossibleValuesParser::new(names).map(|name| {
+        name.parse::<GameKind>()
+            .expect("the parser lists only the games' names")
+    })
 }
 
-/// Any game of the SDK.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum AnyGame {
-    /// Pacman2, 4 players.
-    Pacman2,
-    /// Tank (2018 rules), 2 players.
-    Tank,
-    /// Enclosure (NOI 2013), 4 players.
-    Enclosure,
+/// The games of `protocol`, named for a message: `a, b and c`.
+pub fn games_of(protocol: Protocol) -> String {
+    let names: Vec<&str> = GameKind::ALL
+        .into_iter()
+        .filter(|k| k.protocol() == protocol)
+        .map(GameKind::name)
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Print the judge's initdata for a seed as one JSON line.
     Map {
-        /// The game.
-        game: JudgedGame,
+        /// The game (one with a Botzone judge).
+        #[arg(value_parser = game_kind(Some(Protocol::Botzone)))]
+        game: GameKind,
         /// The seed the judge gets (`initdata.seed`).
         #[arg(long)]
         seed: u32,
     },
     /// Random playouts per second, as the wiki samples' benchmark measures.
     Bench(bench::BenchArgs),
-    /// Referee a scripted Enclosure game (script on stdin, STATUS lines out).
+    /// Referee a scripted line-protocol game (script on stdin, status lines out).
     Referee {
-        /// The game (only enclosure has a line-protocol referee).
-        game: RefereeGame,
+        /// The game (one on a line protocol).
+        #[arg(value_parser = game_kind(Some(Protocol::Line)))]
+        game: GameKind,
     },
     /// Turn a bot into one .rs file that compiles with bare rustc.
     Bundle(bundle::BundleArgs),
@@ -73,27 +97,52 @@ enum Command {
     Replay(arena::ReplayArgs),
 }
 
-/// Games with a line-protocol referee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum RefereeGame {
-    /// Enclosure (NOI 2013).
-    Enclosure,
+/// `botzone map GAME --seed N`: the judge's initdata.
+struct MapOf(u32);
+
+impl Visitor for MapOf {
+    type Output = Result<String, CliError>;
+    fn botzone<G: BotzoneGame>(self) -> Self::Output {
+        let mut initdata = G::initdata(&G::setup_from_seed(self.0));
+        initdata.sort_keys();
+        Ok(initdata.to_string())
+    }
+    fn line<G: LineGame>(self) -> Self::Output {
+        Err(format!(
+            "{} has no judge map: its players choose their starts",
+            G::NAME
+        )
+        .into())
+    }
+}
+
+/// `botzone referee GAME`: a script on stdin, the referee's lines out.
+struct RefereeOf;
+
+impl Visitor for RefereeOf {
+    type Output = Result<(), CliError>;
+    fn botzone<G: BotzoneGame>(self) -> Self::Output {
+        Err(format!(
+            "{} is judged by its Botzone judge: `botzone judge {}`",
+            G::NAME,
+            G::NAME
+        )
+        .into())
+    }
+    fn line<G: LineGame>(self) -> Self::Output {
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        botzone::games::line::referee_script::<G>(stdin.lock(), stdout.lock())?;
+        Ok(())
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), CliError> = match cli.command {
-        Command::Map { game, seed } => {
-            let line = match game {
-                JudgedGame::Pacman2 => pacman2::map_json(seed),
-                JudgedGame::Tank => tank::map_json(seed),
-            };
-            line.map(|l| println!("{l}"))
-        }
+        Command::Map { game, seed } => game.visit(MapOf(seed)).map(|l| println!("{l}")),
         Command::Bench(args) => bench::run(args),
-        Command::Referee {
-            game: RefereeGame::Enclosure,
-        } => enclosure::referee(),
+        Command::Referee { game } => game.visit(RefereeOf),
         Command::Bundle(args) => bundle::run(args),
         Command::Match(args) => arena::run_match(args),
         Command::Judge(args) => arena::run_judge(args),

@@ -6,7 +6,7 @@
 mod common;
 
 use botzone::games::enclosure::line_protocol::{parse_action, Status};
-use botzone::games::enclosure::{State, PLAYERS};
+use botzone::games::enclosure::{Command, State, PLAYERS};
 
 fn status(st: &State) -> String {
     Status::of(st).to_string()
@@ -44,11 +44,11 @@ fn simulate_script(script: &str) -> String {
         if turn.is_empty() {
             break;
         }
-        let mut orders = [None; PLAYERS];
+        let mut orders = [Command::INVALID; PLAYERS];
         for (o, l) in orders.iter_mut().zip(turn.iter()) {
-            *o = parse_action(l);
+            *o = parse_action(l).unwrap_or(Command::INVALID);
         }
-        st.step(&orders);
+        st.apply_unchecked(&orders);
         out.push_str(&format!("{}\n", status(&st)));
     }
     let s = st.scores_i32();

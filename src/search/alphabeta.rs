@@ -323,7 +323,7 @@ impl<G: Game> AlphaBeta<G> {
             };
             joint[me] = a;
             joint[1 - me] = b;
-            game.apply(&joint);
+            game.apply_unchecked(&joint);
             let v = self.node(game, me, depth - 1, ply + 1, alpha, beta.min(worst), eval);
             game.undo();
             if self.stopped {

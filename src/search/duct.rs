@@ -295,7 +295,7 @@ pub fn search<G: Game, P: Policy<G>>(
                     };
                 }
                 path.push((node, chosen));
-                game.apply(&joint);
+                game.apply_unchecked(&joint);
                 depth += 1;
                 match tree.child(node, key) {
                     Some(child) => node = child,
@@ -311,7 +311,7 @@ pub fn search<G: Game, P: Policy<G>>(
                 }
             } else {
                 policy.fill_joint(game, rng, &mut joint);
-                game.apply(&joint);
+                game.apply_unchecked(&joint);
                 depth += 1;
             }
         }

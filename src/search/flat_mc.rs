@@ -1,17 +1,22 @@
-//! Flat Monte Carlo for one player of any [`Game`]: try each of its legal
-//! actions in turn (round robin), let every other player and every later
-//! turn follow a [`Policy`] (uniformly random by default) to the end of the
-//! game, value the end by the game's own scores, undo back, and repeat until
-//! the deadline. The action with the best mean score wins.
+//! Flat Monte Carlo for one player of any [`Game`]: try each of its
+//! candidate actions in turn (round robin), let every other player and
+//! every later turn follow a [`Policy`] (uniformly random by default) to the
+//! end of the game or to a depth, value the position reached with an
+//! [`Evaluator`] (the game's own scores by default), undo back, and repeat
+//! until the deadline. The action with the best mean value wins.
 //!
-//! Storage is allocated once per [`search`] call; the rollouts themselves
-//! allocate nothing (the game's apply and undo do not, and the policy's
-//! action list is a fixed list).
+//! [`search`] is the plain search; [`FlatMc`] adds what bots tune: a depth
+//! cap ([`FlatMc::depth`]), a candidate filter ([`FlatMc::candidates`])
+//! and an evaluator ([`FlatMc::evaluator`]).
+//!
+//! Storage is allocated once per search; the rollouts themselves allocate
+//! nothing (the game's apply and undo do not, and the policy's action list
+//! is a fixed list).
 //!
 //! ```
 //! use botzone::games::pacman2::{Map, Pacman2};
 //! use botzone::rng::Rng;
-//! use botzone::search::flat_mc::{search, Limits, UniformPolicy};
+//! use botzone::search::flat_mc::{search, FlatMc, Limits, UniformPolicy};
 //! use botzone::time::Deadline;
 //! use std::time::Duration;
 //!
@@ -23,6 +28,15 @@
 //! assert_eq!(result.rollouts, 200);
 //! assert_eq!(game.turn(), 0); // back where it started
 //! assert!(game.is_valid(0, result.best));
+//!
+//! // Rollouts of at most 10 turns, valued by player 0's strength, over the
+//! // moves only.
+//! let result = FlatMc::new(limits)
+//!     .depth(10)
+//!     .candidates(|a: botzone::games::pacman2::Action| a.is_move())
+//!     .evaluator(|g: &Pacman2, me: usize| f64::from(g.player(me).strength))
+//!     .search(&mut game, 0, &deadline, &mut rng, &mut UniformPolicy::default());
+//! assert!(result.best.is_move() && result.turns <= 200 * 10);
 //! ```
 
 use crate::games::Game;
@@ -45,6 +59,77 @@ pub trait Policy<G: Game> {
                 G::Action::default()
             };
         }
+    }
+
+    /// Fills `joint` for every player but `me`, whose slot the search sets
+    /// afterwards: [`Policy::action`] for every other active player, the
+    /// default action for the inactive ones. A policy that computes a whole
+    /// turn at once may fill `me`'s slot too.
+    #[inline]
+    fn fill_others(&mut self, game: &G, me: usize, rng: &mut Rng, joint: &mut [G::Action]) {
+        for (p, slot) in joint.iter_mut().enumerate() {
+            if p == me {
+                continue;
+            }
+            *slot = if game.is_active(p) {
+                self.action(game, p, rng)
+            } else {
+                G::Action::default()
+            };
+        }
+    }
+}
+
+/// What the position a rollout reached is worth to the searching player.
+/// Closures `FnMut(&G, usize) -> f64` are evaluators.
+pub trait Evaluator<G: Game> {
+    /// The value of `game` for player `me` (higher is better); `scores`
+    /// has room for every player's score.
+    fn value(&mut self, game: &G, me: usize, scores: &mut [f64]) -> f64;
+}
+
+/// The default evaluator: the player's score by the game's own
+/// [`Game::scores`] (its final score once the game is over).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameScore;
+
+impl<G: Game> Evaluator<G> for GameScore {
+    #[inline]
+    fn value(&mut self, game: &G, me: usize, scores: &mut [f64]) -> f64 {
+        game.scores(scores);
+        scores[me]
+    }
+}
+
+impl<G: Game, F: FnMut(&G, usize) -> f64> Evaluator<G> for F {
+    #[inline]
+    fn value(&mut self, game: &G, me: usize, _: &mut [f64]) -> f64 {
+        self(game, me)
+    }
+}
+
+/// Which of the searching player's legal actions are tried. Closures
+/// `FnMut(A) -> bool` are filters.
+pub trait Candidates<A> {
+    /// Whether `action` is tried.
+    fn keep(&mut self, action: A) -> bool;
+}
+
+/// The default filter: every legal action is tried.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllLegal;
+
+impl<A> Candidates<A> for AllLegal {
+    #[inline]
+    fn keep(&mut self, _: A) -> bool {
+        true
+    }
+}
+
+impl<A, F: FnMut(A) -> bool> Candidates<A> for F {
+    #[inline]
+    fn keep(&mut self, action: A) -> bool {
+        self(action)
     }
 }
 
@@ -99,6 +184,145 @@ impl Default for Limits {
     }
 }
 
+/// Flat Monte Carlo with its settings: [`Limits`], a depth cap, a candidate
+/// filter and an evaluator (see the module's example).
+#[derive(Clone, Copy, Debug)]
+pub struct FlatMc<F = AllLegal, E = GameScore> {
+    limits: Limits,
+    depth: Option<u32>,
+    candidates: F,
+    evaluator: E,
+}
+
+impl FlatMc {
+    /// Flat Monte Carlo within `limits`: every legal action tried, each
+    /// rollout played to the end of the game and valued by the game's
+    /// scores.
+    pub fn new(limits: Limits) -> Self {
+        FlatMc {
+            limits,
+            depth: None,
+            candidates: AllLegal,
+            evaluator: GameScore,
+        }
+    }
+}
+
+impl<F, E> FlatMc<F, E> {
+    /// Rollouts play at most `turns` turns in all (the candidate's turn
+    /// included) before they are valued (at least 1).
+    pub fn depth(mut self, turns: u32) -> Self {
+        self.depth = Some(turns.max(1));
+        self
+    }
+
+    /// Tries only the legal actions `filter` keeps (all of them when it
+    /// keeps none).
+    pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
+        FlatMc {
+            limits: self.limits,
+            depth: self.depth,
+            candidates: filter,
+            evaluator: self.evaluator,
+        }
+    }
+
+    /// Values the positions rollouts reach with `evaluator`.
+    pub fn evaluator<E2>(self, evaluator: E2) -> FlatMc<F, E2> {
+        FlatMc {
+            limits: self.limits,
+            depth: self.depth,
+            candidates: self.candidates,
+            evaluator,
+        }
+    }
+
+    /// Searches for `me` in `game` until `deadline` (or the limits). `game`
+    /// is left exactly as it was.
+    ///
+    /// When the filter keeps none of the legal actions, the first legal
+    /// action is the answer (no rollout is run); so it is when only one
+    /// candidate remains.
+    pub fn search<G, P>(
+        &mut self,
+        game: &mut G,
+        me: usize,
+        deadline: &Deadline,
+        rng: &mut Rng,
+        policy: &mut P,
+    ) -> SearchResult<G::Action>
+    where
+        G: Game,
+        P: Policy<G>,
+        F: Candidates<G::Action>,
+        E: Evaluator<G>,
+    {
+        let mut legal = G::Actions::default();
+        if game.is_active(me) {
+            game.legal_actions(me, &mut legal);
+        }
+        let mut arms: Vec<Arm<G::Action>> = legal
+            .iter()
+            .filter(|&&action| self.candidates.keep(action))
+            .map(|&action| Arm::new(action))
+            .collect();
+        if arms.is_empty() {
+            arms.extend(legal.first().map(|&action| Arm::new(action)));
+        }
+        let mut result = SearchResult {
+            best: arms.first().map(|a| a.action).unwrap_or_default(),
+            rollouts: 0,
+            turns: 0,
+            arms: Vec::new(),
+        };
+        if arms.len() <= 1 {
+            result.arms = arms;
+            return result;
+        }
+        let players = game.player_count();
+        let mut joint = vec![G::Action::default(); players];
+        let mut scores = vec![0.0; players];
+        let check_every = u64::from(self.limits.check_every.max(1));
+        let max = self.limits.max_rollouts.unwrap_or(u64::MAX);
+        let max_depth = self.depth.unwrap_or(u32::MAX);
+        let mut arm = 0;
+        while result.rollouts < max {
+            if result.rollouts % check_every == 0 && deadline.passed() {
+                break;
+            }
+            // First turn: this arm for me, the policy for the others.
+            policy.fill_others(game, me, rng, &mut joint);
+            joint[me] = arms[arm].action;
+            game.apply_unchecked(&joint);
+            let mut depth = 1u32;
+            while depth < max_depth && !game.is_over() {
+                policy.fill_joint(game, rng, &mut joint);
+                game.apply_unchecked(&joint);
+                depth += 1;
+            }
+            let value = self.evaluator.value(game, me, &mut scores);
+            arms[arm].visits += 1;
+            arms[arm].total += value;
+            game.undo_turns(depth);
+            result.turns += u64::from(depth);
+            result.rollouts += 1;
+            arm += 1;
+            if arm == arms.len() {
+                arm = 0;
+            }
+        }
+        let mut best = 0;
+        for (i, a) in arms.iter().enumerate() {
+            if a.visits > 0 && (arms[best].visits == 0 || a.mean() > arms[best].mean()) {
+                best = i;
+            }
+        }
+        result.best = arms[best].action;
+        result.arms = arms;
+        result
+    }
+}
+
 /// What one first action of the searching player earned.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Arm<A> {
@@ -106,12 +330,21 @@ pub struct Arm<A> {
     pub action: A,
     /// Rollouts that started with it.
     pub visits: u64,
-    /// Sum of the player's final scores over those rollouts.
+    /// Sum of the values of those rollouts.
     pub total: f64,
 }
 
 impl<A> Arm<A> {
-    /// Mean final score (0 before any visit).
+    /// An arm not tried yet.
+    pub fn new(action: A) -> Self {
+        Arm {
+            action,
+            visits: 0,
+            total: 0.0,
+        }
+    }
+
+    /// Mean value (0 before any visit).
     pub fn mean(&self) -> f64 {
         if self.visits == 0 {
             0.0
@@ -121,22 +354,36 @@ impl<A> Arm<A> {
     }
 }
 
-/// The outcome of a [`search`].
+/// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<A> {
-    /// The action with the best mean score (the first legal action when
-    /// no rollout finished, or `A::default()` when the player has none).
+    /// The action with the best mean value (the first candidate when no
+    /// rollout finished, or `A::default()` when the player has no legal
+    /// action).
     pub best: A,
     /// Rollouts run.
     pub rollouts: u64,
     /// Turns applied in them.
     pub turns: u64,
-    /// Every legal first action with its statistics, in legal-action order.
+    /// Every candidate first action with its statistics, in legal-action
+    /// order.
     pub arms: Vec<Arm<A>>,
 }
 
+impl<A: Copy + PartialEq> SearchResult<A> {
+    /// The mean value of the best action (0 when it was never tried).
+    pub fn best_mean(&self) -> f64 {
+        self.arms
+            .iter()
+            .find(|a| a.action == self.best)
+            .map_or(0.0, Arm::mean)
+    }
+}
+
 /// Flat Monte Carlo for `me` in `game` until `deadline` (or
-/// `limits.max_rollouts`). `game` is left exactly as it was.
+/// `limits.max_rollouts`): every legal action tried, rollouts to the end of
+/// the game, valued by the game's scores ([`FlatMc::new`]). `game` is left
+/// exactly as it was.
 pub fn search<G: Game, P: Policy<G>>(
     game: &mut G,
     me: usize,
@@ -145,75 +392,5 @@ pub fn search<G: Game, P: Policy<G>>(
     policy: &mut P,
     limits: Limits,
 ) -> SearchResult<G::Action> {
-    let mut legal = G::Actions::default();
-    if game.is_active(me) {
-        game.legal_actions(me, &mut legal);
-    }
-    let mut arms: Vec<Arm<G::Action>> = legal
-        .iter()
-        .map(|&action| Arm {
-            action,
-            visits: 0,
-            total: 0.0,
-        })
-        .collect();
-    let mut result = SearchResult {
-        best: arms.first().map(|a| a.action).unwrap_or_default(),
-        rollouts: 0,
-        turns: 0,
-        arms: Vec::new(),
-    };
-    if arms.len() <= 1 {
-        result.arms = arms;
-        return result;
-    }
-    let players = game.player_count();
-    let mut joint = vec![G::Action::default(); players];
-    let mut scores = vec![0.0; players];
-    let check_every = u64::from(limits.check_every.max(1));
-    let max = limits.max_rollouts.unwrap_or(u64::MAX);
-    let mut arm = 0;
-    while result.rollouts < max {
-        if result.rollouts % check_every == 0 && deadline.passed() {
-            break;
-        }
-        // First turn: this arm for me, the policy for the others.
-        for (p, slot) in joint.iter_mut().enumerate() {
-            *slot = if p == me {
-                arms[arm].action
-            } else if game.is_active(p) {
-                policy.action(game, p, rng)
-            } else {
-                G::Action::default()
-            };
-        }
-        game.apply(&joint);
-        let mut depth = 1u64;
-        while !game.is_over() {
-            policy.fill_joint(game, rng, &mut joint);
-            game.apply(&joint);
-            depth += 1;
-        }
-        game.scores(&mut scores);
-        arms[arm].visits += 1;
-        arms[arm].total += scores[me];
-        for _ in 0..depth {
-            game.undo();
-        }
-        result.turns += depth;
-        result.rollouts += 1;
-        arm += 1;
-        if arm == arms.len() {
-            arm = 0;
-        }
-    }
-    let mut best = 0;
-    for (i, a) in arms.iter().enumerate() {
-        if a.visits > 0 && (arms[best].visits == 0 || a.mean() > arms[best].mean()) {
-            best = i;
-        }
-    }
-    result.best = arms[best].action;
-    result.arms = arms;
-    result
+    FlatMc::new(limits).search(game, me, deadline, rng, policy)
 }

@@ -5,10 +5,13 @@
 #![allow(dead_code, clippy::all)]
 
 use botzone::games::pacman2::{
-    Action, Actions, Constants, Map, Player, GENERATOR, MAX_SIDE, MAX_TURN, PLAYERS,
+    Action, Actions, Constants, Map, Player, GENERATOR, MAX_SIDE, MAX_TURNS, PLAYERS,
 };
 use botzone::rng::Rng;
 use std::fmt;
+
+/// The turn limit, as an index into the backtrack stack.
+const MAX_TURN: usize = MAX_TURNS as usize;
 
 const DY: [i32; 8] = [-1, 0, 1, 0, -1, 1, 1, -1];
 const DX: [i32; 8] = [0, 1, 0, -1, 1, 1, -1, -1];

@@ -4,11 +4,11 @@
 //!   output), keep-running with SIGSTOP/SIGCONT, process-group kills.
 //! - [`player`]: one seat of a Botzone JSON game (fresh process per turn or
 //!   keep-running), with verdicts.
-//! - [`referee`]: the judge protocol (built-in judges, judge programs).
-//! - [`botzone_game`]: one Pacman2/Tank game through a referee.
-//! - [`enclosure`]: one Enclosure game over the NOI line protocol.
+//! - [`referee`]: the judge protocol (the library's judges, judge
+//!   programs).
+//! - [`botzone_game`]: one game of a Botzone game through a referee.
+//! - [`line_game`]: one game of a line-protocol game, refereed here.
 //! - [`results`]: the JSONL results and the standings table.
-//! - [`judges`]: the built-in Pacman2 and Tank judges.
 //! - [`replay`]: `botzone replay`.
 
 use std::collections::HashSet;
@@ -18,14 +18,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
+use botzone::games::botzone::BotzoneGame;
+use botzone::games::line::LineGame;
+use botzone::games::registry::{GameKind, Protocol, Visitor};
 use clap::Args;
 use serde_json::{json, Value};
 
-use crate::{AnyGame, CliError, JudgedGame};
+use crate::{game_kind, games_of, CliError};
 
 pub mod botzone_game;
-pub mod enclosure;
-pub mod judges;
+pub mod line_game;
 pub mod player;
 pub mod process;
 pub mod referee;
@@ -40,9 +42,11 @@ use results::{GameResult, Standings};
 #[derive(Args)]
 pub struct MatchArgs {
     /// The game.
-    game: AnyGame,
-    /// A bot's command line, run with `sh -c` (once per seat: 4 for
-    /// Pacman2 and Enclosure, 2 for Tank).
+    #[arg(value_parser = game_kind(None))]
+    game: GameKind,
+    /// A bot's command line, run with `sh -c` (once per seat: see the
+    /// game's number of players). `@random` plays random legal actions, in
+    /// the games on a line protocol.
     #[arg(long = "bot", value_name = "CMD", required = true)]
     bots: Vec<String>,
     /// How many games to play.
@@ -64,7 +68,7 @@ pub struct MatchArgs {
     /// The most a bot may print in one turn, in KB.
     #[arg(long, default_value_t = 1024)]
     output_limit: usize,
-    /// Run the bots of one turn at the same time (Pacman2, Tank) instead of
+    /// Run the bots of one turn at the same time (Botzone games) instead of
     /// one after another: faster with bots that take little CPU (such as
     /// the wiki's samples), less fair to bots that search for a fixed time.
     #[arg(long)]
@@ -98,8 +102,9 @@ pub struct MatchArgs {
 /// Arguments of `botzone judge`.
 #[derive(Args)]
 pub struct JudgeArgs {
-    /// The game.
-    game: JudgedGame,
+    /// The game (one with a Botzone judge).
+    #[arg(value_parser = game_kind(Some(Protocol::Botzone)))]
+    game: GameKind,
 }
 
 /// Arguments of `botzone replay`.
@@ -110,23 +115,6 @@ pub struct ReplayArgs {
     /// Seconds between turns (0: print every turn at once).
     #[arg(long, default_value_t = 0.0)]
     delay: f64,
-}
-
-/// The number of seats of a game.
-pub fn seats(game: AnyGame) -> usize {
-    match game {
-        AnyGame::Pacman2 | AnyGame::Enclosure => 4,
-        AnyGame::Tank => 2,
-    }
-}
-
-/// The name used in logs.
-pub fn game_name(game: AnyGame) -> &'static str {
-    match game {
-        AnyGame::Pacman2 => "pacman2",
-        AnyGame::Tank => "tank",
-        AnyGame::Enclosure => "enclosure",
-    }
 }
 
 /// Game `index` of a run: its map's seed and which bot sits in each seat.
@@ -140,7 +128,7 @@ pub fn schedule(index: usize, first_seed: u64, seat_count: usize) -> (u64, Vec<u
 }
 
 struct Setup {
-    game: AnyGame,
+    game: GameKind,
     bots: Vec<String>,
     /// Each bot's `globaldata` (in `--bot` order).
     globaldata: Vec<GlobalData>,
@@ -151,43 +139,62 @@ struct Setup {
     parallel_seats: bool,
 }
 
+/// One game, with its seed and seating, for the game's protocol.
+struct PlayOne<'a> {
+    setup: &'a Setup,
+    seed: u64,
+    seating: &'a [usize],
+    commands: &'a [String],
+}
+
+impl Visitor for PlayOne<'_> {
+    type Output = Result<botzone_game::Played, String>;
+
+    fn botzone<G: BotzoneGame>(self) -> Self::Output {
+        let setup = self.setup;
+        let mut referee: Box<dyn referee::Referee> = match &setup.judge {
+            Some(cmd) => Box::new(referee::External {
+                command: cmd.clone(),
+                timeout: Duration::from_secs(10),
+            }),
+            None => Box::new(referee::Builtin::<G>::new()),
+        };
+        let globaldata: Vec<GlobalData> = self
+            .seating
+            .iter()
+            .map(|&b| setup.globaldata[b].clone())
+            .collect();
+        botzone_game::play(
+            referee.as_mut(),
+            self.commands,
+            &globaldata,
+            setup.limits,
+            json!({ "seed": self.seed }),
+            setup.parallel_seats,
+        )
+    }
+
+    fn line<G: LineGame>(self) -> Self::Output {
+        line_game::play::<G>(self.commands, self.setup.limits, self.seed)
+    }
+}
+
 /// Plays game `index` and saves its log.
 fn play_game(setup: &Setup, index: usize) -> Result<GameResult, String> {
-    let n = seats(setup.game);
+    let n = setup.game.seats();
     let (seed, seating) = schedule(index, setup.first_seed, n);
     let commands: Vec<String> = seating.iter().map(|&b| setup.bots[b].clone()).collect();
-    let played = match setup.game {
-        AnyGame::Enclosure => enclosure::play(&commands, setup.limits, seed)?,
-        AnyGame::Pacman2 | AnyGame::Tank => {
-            let mut referee: Box<dyn referee::Referee> = match &setup.judge {
-                Some(cmd) => Box::new(referee::External {
-                    command: cmd.clone(),
-                    timeout: Duration::from_secs(10),
-                }),
-                None => Box::new(referee::Builtin(match setup.game {
-                    AnyGame::Tank => judges::tank,
-                    _ => judges::pacman2,
-                })),
-            };
-            let globaldata: Vec<GlobalData> = seating
-                .iter()
-                .map(|&b| setup.globaldata[b].clone())
-                .collect();
-            botzone_game::play(
-                referee.as_mut(),
-                &commands,
-                &globaldata,
-                setup.limits,
-                json!({ "seed": seed }),
-                setup.parallel_seats,
-            )?
-        }
-    };
+    let played = setup.game.visit(PlayOne {
+        setup,
+        seed,
+        seating: &seating,
+        commands: &commands,
+    })?;
     let mut log_path = None;
     if let Some(dir) = &setup.log_dir {
         let path = dir.join(format!("game-{index:05}-seed-{seed}.json"));
         let doc = json!({
-            "game": game_name(setup.game),
+            "game": setup.game.name(),
             "seed": seed,
             "bots": commands,
             "scores": played.scores,
@@ -216,19 +223,24 @@ fn play_game(setup: &Setup, index: usize) -> Result<GameResult, String> {
 
 /// Runs `botzone match`.
 pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
-    let n = seats(args.game);
+    let n = args.game.seats();
     if args.bots.len() != n {
         return Err(format!(
             "{} has {n} seats: give --bot exactly {n} times (repeat a command to play copies of a bot)",
-            game_name(args.game)
+            args.game.name()
         )
         .into());
     }
     if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
         return Err("--time-limit must be a positive number of seconds".into());
     }
-    if args.judge.is_some() && args.game == AnyGame::Enclosure {
-        return Err("enclosure has no judge protocol: --judge works with pacman2 and tank".into());
+    if args.judge.is_some() && args.game.protocol() != Protocol::Botzone {
+        return Err(format!(
+            "{} has no judge protocol: --judge works with {}",
+            args.game.name(),
+            games_of(Protocol::Botzone)
+        )
+        .into());
     }
     let limits = Limits {
         time: Duration::from_secs_f64(args.time_limit),
@@ -236,7 +248,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         output: args.output_limit << 10,
         cpu_clock: !args.wall_clock,
     };
-    let mut standings = Standings::new(args.bots.clone(), n);
+    let mut standings = Standings::new(args.bots.clone(), n, args.game.scoring());
     let mut done: HashSet<usize> = HashSet::new();
     if let Some(out) = &args.out {
         if out.exists() && !args.resume {
@@ -261,7 +273,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
             }
         }
     }
-    check_bots(&args.bots, &limits)?;
+    check_bots(&args.bots, &limits, args.game.protocol() == Protocol::Line)?;
     let log_dir = run_folder(&args)?;
     let globaldata_file = log_dir.as_ref().map(|d| d.join(GLOBALDATA_FILE));
     let globaldata = load_globaldata(globaldata_file.as_deref(), args.bots.len())?;
@@ -293,7 +305,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         eprintln!(
             "botzone match: {} games of {}; results {}; logs {}",
             args.games,
-            game_name(args.game),
+            args.game.name(),
             args.out
                 .as_ref()
                 .map_or("not saved (no --out)".into(), |o| format!(
@@ -393,7 +405,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
     println!(
         "{} games of {}, seeds {}.., {} s per turn",
         standings.games,
-        game_name(args.game),
+        args.game.name(),
         args.seed,
         args.time_limit
     );
@@ -425,17 +437,19 @@ const START_CHECK: Duration = Duration::from_millis(500);
 /// stops the run with an error naming the bot when one cannot start
 /// ([`process::check_start`]: the shell's "not found" or "cannot execute",
 /// a missing script, no memory to start in). A bot that waits for its
-/// first request passes, whatever it would do with it.
+/// first request passes, whatever it would do with it. `random_seats`:
+/// `@random` is the arena's own random player, not a command.
 ///
 /// # Errors
 /// The first bot that cannot start, with what it printed on stderr.
-fn check_bots(bots: &[String], limits: &Limits) -> Result<(), CliError> {
+fn check_bots(bots: &[String], limits: &Limits, random_seats: bool) -> Result<(), CliError> {
     let failures: Vec<String> = std::thread::scope(|scope| {
         let checks: Vec<_> = bots
             .iter()
             .enumerate()
             .filter(|(i, c)| {
-                c.as_str() != enclosure::RANDOM_PLAYER && bots[..*i].iter().all(|o| o != *c)
+                !(random_seats && c.trim() == line_game::RANDOM_PLAYER)
+                    && bots[..*i].iter().all(|o| o != *c)
             })
             .map(|(i, command)| {
                 scope.spawn(move || {
@@ -555,10 +569,7 @@ pub fn run_judge(args: JudgeArgs) -> Result<(), CliError> {
     let input: Value = serde_json::from_str(text.trim())
         .or_else(|_| serde_json::from_str(text.lines().next().unwrap_or("").trim()))
         .map_err(|e| format!("the input is not JSON: {e}"))?;
-    let output = match args.game {
-        JudgedGame::Pacman2 => judges::pacman2(&input),
-        JudgedGame::Tank => judges::tank(&input),
-    }?;
+    let output = args.game.visit(referee::JudgeOnce(&input))?;
     println!("{output}");
     Ok(())
 }

@@ -1,13 +1,19 @@
 //! Referees speak Botzone's judge protocol: given `{"log":[…],"initdata":…}`
 //! they answer `{"command":"request"|"finish","content":{…},"display":…}`.
-//! The built-in ones call a game's judge function in-process; an external
-//! one runs a judge program once per turn, as Botzone does.
+//! The built-in one calls the library's judge of the game in-process
+//! ([`botzone::games::botzone::judge`]); an external one runs a judge
+//! program once per turn, as Botzone does.
 
+use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
+use botzone::games::botzone::{self as protocol, BotzoneGame};
+use botzone::games::line::LineGame;
+use botzone::games::registry::Visitor;
 use serde_json::Value;
 
 use super::process::{BotProcess, Limits, ReadOutcome, Want};
+use crate::json::{from_core, to_core};
 
 /// A judge, as the match driver sees it.
 pub trait Referee: Send {
@@ -18,12 +24,34 @@ pub trait Referee: Send {
     fn respond(&mut self, input: &Value) -> Result<Value, String>;
 }
 
-/// A built-in judge: a game's judge function.
-pub struct Builtin(pub fn(&Value) -> Result<Value, String>);
+/// The library's judge of `G`, in-process.
+pub struct Builtin<G>(PhantomData<fn() -> G>);
 
-impl Referee for Builtin {
+impl<G> Builtin<G> {
+    /// The judge of `G`.
+    pub fn new() -> Self {
+        Builtin(PhantomData)
+    }
+}
+
+impl<G: BotzoneGame> Referee for Builtin<G> {
     fn respond(&mut self, input: &Value) -> Result<Value, String> {
-        (self.0)(input)
+        protocol::judge::<G>(&to_core(input))
+            .map(|out| from_core(&out))
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// One call of the library's judge of a game kind (`botzone judge`).
+pub struct JudgeOnce<'a>(pub &'a Value);
+
+impl Visitor for JudgeOnce<'_> {
+    type Output = Result<Value, String>;
+    fn botzone<G: BotzoneGame>(self) -> Self::Output {
+        Builtin::<G>::new().respond(self.0)
+    }
+    fn line<G: LineGame>(self) -> Self::Output {
+        Err(format!("{} has no Botzone judge", G::NAME))
     }
 }
 

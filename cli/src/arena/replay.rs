@@ -1,20 +1,20 @@
 //! `botzone replay LOG`: a game saved by `botzone match`, turn by turn, with
-//! each game's ASCII rendering. The game is replayed from the log's
-//! `initdata` and the bots' answers, as the judge replays it.
+//! the game's ASCII rendering. A Botzone game is replayed by its judge
+//! from the log's `initdata` and the bots' answers, as Botzone replays it;
+//! a line-protocol game by its referee.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use botzone::games::botzone::{BotzoneGame, Referee};
+use botzone::games::line::LineGame;
+use botzone::games::registry::{GameKind, Visitor};
+use botzone::games::Rules;
 use serde_json::Value;
 
-use botzone::games::enclosure::line_protocol::parse_action;
-use botzone::games::enclosure::{Command, State, PLAYERS as ENC_PLAYERS};
-use botzone::games::pacman2::{Action as PacAction, Pacman2, PLAYERS as PAC_PLAYERS};
-use botzone::games::tank::{self, Field, TankAction};
-
-use super::judges::{answer_of, json_int, pacman2_map, seed_of};
+use crate::json::to_core;
 use crate::CliError;
 
 /// One frame: a heading and the board.
@@ -48,201 +48,95 @@ fn bot_entries(log: &[Value]) -> impl Iterator<Item = &Value> {
     log.iter().skip(1).step_by(2)
 }
 
-fn pacman2_frames(doc: &Value) -> Result<Vec<Frame>, String> {
-    let initdata = doc.get("initdata").cloned().unwrap_or(Value::Null);
-    let map = pacman2_map(&initdata, seed_of(&initdata))?;
-    let mut game = Pacman2::new(&map);
-    let log = log_of(doc);
-    let mut frames = vec![Frame {
-        title: "start".into(),
-        board: game.to_string(),
-    }];
-    for entry in bot_entries(log) {
-        if game.is_over() {
-            break;
-        }
-        let mut joint = [PacAction::STAY; PAC_PLAYERS];
-        let mut shown = Vec::new();
-        for (p, slot) in joint.iter_mut().enumerate() {
-            if !game.is_alive(p) {
-                shown.push("-".to_string());
-                continue;
-            }
-            let code = entry
-                .get(p.to_string())
-                .and_then(answer_of)
-                .and_then(|a| a.get("action").and_then(json_int))
-                .unwrap_or(-10);
-            *slot = PacAction::from_code(code);
-            shown.push(code.to_string());
-        }
-        game.apply(&joint);
-        frames.push(Frame {
-            title: format!(
-                "turn {}: actions {}{}",
-                game.turn(),
-                shown.join(" "),
-                verdict_note(entry)
-            ),
-            board: game.to_string(),
-        });
-    }
-    Ok(frames)
-}
+/// The frames of a saved game.
+struct Frames<'a>(&'a Value);
 
-fn tank_frames(doc: &Value) -> Result<Vec<Frame>, String> {
-    let initdata = doc.get("initdata").cloned().unwrap_or(Value::Null);
-    let mut bricks = [0u32; 3];
-    for (i, b) in bricks.iter_mut().enumerate() {
-        *b = initdata
-            .get("field")
-            .and_then(|f| f.get(i))
-            .and_then(json_int)
-            .ok_or("the log's initdata has no field")? as u32;
-    }
-    let max_turn = initdata.get("maxTurn").and_then(json_int).unwrap_or(100);
-    let mut field =
-        Field::with_max_turn(bricks, max_turn.clamp(0, tank::TURN_CAPACITY as i64) as u32);
-    let log = log_of(doc);
-    let mut frames = vec![Frame {
-        title: "start".into(),
-        board: field.to_string(),
-    }];
-    for entry in bot_entries(log) {
-        if field.is_over() {
-            break;
-        }
-        let mut joint = [[TankAction::Stay; 2]; 2];
-        let mut shown = Vec::new();
-        let mut invalid = Vec::new();
-        for (side, pair) in joint.iter_mut().enumerate() {
-            let codes = entry
-                .get(side.to_string())
-                .and_then(answer_of)
-                .and_then(|a| {
-                    let a = a.as_array()?.clone();
-                    Some([a.first().and_then(json_int)?, a.get(1).and_then(json_int)?])
-                });
-            match codes {
-                Some(c) => {
-                    shown.push(format!("[{}, {}]", c[0], c[1]));
-                    for tank in 0..2 {
-                        let alive = field.tank_alive(side, tank);
-                        match TankAction::from_code(c[tank]) {
-                            Some(a) if !alive || field.is_valid(side, tank, a) => {
-                                pair[tank] = if alive { a } else { TankAction::Stay }
-                            }
-                            _ => invalid.push(side),
-                        }
-                    }
-                }
-                None => {
-                    shown.push("none".into());
-                    invalid.push(side);
-                }
+impl Visitor for Frames<'_> {
+    type Output = Result<Vec<Frame>, String>;
+
+    /// The judge replays the bots' answers turn by turn.
+    fn botzone<G: BotzoneGame>(self) -> Self::Output {
+        let doc = self.0;
+        let initdata = to_core(doc.get("initdata").unwrap_or(&Value::Null));
+        let mut referee = Referee::<G>::from_initdata(&initdata).map_err(|e| e.to_string())?;
+        let mut frames = vec![start_frame(referee.game())];
+        for entry in bot_entries(log_of(doc)) {
+            if referee.is_finished() || referee.game().is_over() {
+                break;
             }
+            let turn = referee.game().turn() + 1;
+            let judged = referee.judge(&to_core(entry), true);
+            frames.push(Frame {
+                title: format!("turn {turn}: {}{}", judged.summary, verdict_note(entry)),
+                board: referee.game().to_string(),
+            });
         }
-        if !invalid.is_empty() {
+        Ok(frames)
+    }
+
+    /// The referee plays the answers; the first bot entry holds the starts,
+    /// which the log's `initdata` keeps.
+    fn line<G: LineGame>(self) -> Self::Output {
+        let doc = self.0;
+        let initdata = to_core(doc.get("initdata").unwrap_or(&Value::Null));
+        let mut game = G::start(&G::setup_from_initdata(&initdata));
+        let mut frames = vec![start_frame(&game)];
+        let mut joint = vec![G::UNREADABLE; G::SEATS];
+        for entry in bot_entries(log_of(doc)).skip(1) {
+            if game.is_over() {
+                break;
+            }
+            let mut shown = Vec::new();
+            for (p, action) in joint.iter_mut().enumerate() {
+                let line = entry
+                    .get(p.to_string())
+                    .and_then(|r| r.get("response"))
+                    .and_then(Value::as_str);
+                let read = line.and_then(G::read_action);
+                *action = read.unwrap_or(G::UNREADABLE);
+                shown.push(read.map_or_else(|| "-".to_string(), G::action_text));
+            }
+            game.apply_unchecked(&joint);
             frames.push(Frame {
                 title: format!(
-                    "turn {}: actions {} — invalid answer from side {:?}: game over{}",
-                    field.turn(),
-                    shown.join(" "),
-                    invalid,
+                    "turn {}: {}{}",
+                    game.turn(),
+                    shown.join(" | "),
                     verdict_note(entry)
                 ),
-                board: field.to_string(),
+                board: game.to_string(),
             });
-            break;
         }
-        field.apply_unchecked(joint);
-        frames.push(Frame {
-            title: format!(
-                "turn {}: actions {}{}",
-                field.turn() - 1,
-                shown.join(" "),
-                verdict_note(entry)
-            ),
-            board: field.to_string(),
-        });
+        Ok(frames)
     }
-    Ok(frames)
 }
 
-fn enclosure_frames(doc: &Value) -> Result<Vec<Frame>, String> {
-    let initdata = doc.get("initdata").cloned().unwrap_or(Value::Null);
-    let mut positions = [(-1i32, -1i32); ENC_PLAYERS];
-    for (p, pos) in positions.iter_mut().enumerate() {
-        let xy = initdata.get("positions").and_then(|v| v.get(p));
-        if let (Some(x), Some(y)) = (
-            xy.and_then(|v| v.get(0)).and_then(json_int),
-            xy.and_then(|v| v.get(1)).and_then(json_int),
-        ) {
-            *pos = (x as i32, y as i32);
-        }
-    }
-    let mut state = State::new(positions);
-    let log = log_of(doc);
-    let mut frames = vec![Frame {
+fn start_frame<G: Rules>(game: &G) -> Frame {
+    Frame {
         title: "start".into(),
-        board: state.to_string(),
-    }];
-    // The first bot entry holds the [POS] answers.
-    for entry in bot_entries(log).skip(1) {
-        if state.is_over() {
-            break;
-        }
-        let mut orders: [Option<Command>; ENC_PLAYERS] = [None; ENC_PLAYERS];
-        let mut shown = Vec::new();
-        for (p, order) in orders.iter_mut().enumerate() {
-            let line = entry
-                .get(p.to_string())
-                .and_then(|r| r.get("response"))
-                .and_then(Value::as_str);
-            *order = line.and_then(parse_action);
-            shown.push(match order {
-                Some(c) => c.to_string(),
-                None => "-".into(),
-            });
-        }
-        state.step(&orders);
-        frames.push(Frame {
-            title: format!(
-                "turn {}: {}{}",
-                state.turn(),
-                shown.join(" | "),
-                verdict_note(entry)
-            ),
-            board: state.to_string(),
-        });
+        board: game.to_string(),
     }
-    Ok(frames)
 }
 
 /// What the symbols of a game's replay mean.
-fn legend(game: &str) -> &'static str {
-    match game {
-        "pacman2" => {
-            "legend: 0-3 a player, * several players on one cell, G a fruit generator, \
-             o a large fruit, . a small fruit, --- and | walls (the field wraps around \
-             its edges);\n        actions -1 stay, 0-3 move up/right/down/left, 4-7 shoot \
-             up/right/down/left, -10 an invalid answer (death); [player N: V] a verdict \
-             other than OK"
-        }
-        "tank" => {
-            "legend: . empty, # brick, % steel, * base (blue's at the top, red's at the \
-             bottom), b B blue tanks 0 and 1, r R red tanks 0 and 1, @ several tanks;\n        \
-             actions [tank 0, tank 1] of blue then red: -1 stay, 0-3 move up/right/down/left, \
-             4-7 shoot up/right/down/left; [player N: V] a verdict other than OK"
-        }
-        "enclosure" => {
-            "legend: vertex rows: 0-3 a player, x a dead player, + a trail, ^ and * traps \
-             (counter 1, 2), . a free vertex; cell rows: A-D the land of players 0-3;\n        \
-             commands D P: D the direction u/d/l/r or s to stay, P 0 keep the pen, 1 put it \
-             down, -1 the skill (drop a trap); - no command; \
-             [player N: V] a verdict other than OK"
-        }
-        _ => "",
+struct Legend;
+
+impl Legend {
+    fn of<G: Rules>() -> String {
+        format!(
+            "legend: {}; [player N: V] a verdict other than OK",
+            G::LEGEND.replace('\n', "\n        ")
+        )
+    }
+}
+
+impl Visitor for Legend {
+    type Output = String;
+    fn botzone<G: BotzoneGame>(self) -> String {
+        Legend::of::<G>()
+    }
+    fn line<G: LineGame>(self) -> String {
+        Legend::of::<G>()
     }
 }
 
@@ -256,13 +150,12 @@ pub fn run(path: &Path, delay: f64) -> Result<(), CliError> {
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let doc: Value = serde_json::from_str(text.trim())
         .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-    let game = doc.get("game").and_then(Value::as_str).unwrap_or("");
-    let frames = match game {
-        "pacman2" => pacman2_frames(&doc)?,
-        "tank" => tank_frames(&doc)?,
-        "enclosure" => enclosure_frames(&doc)?,
-        other => return Err(format!("{}: unknown game {other:?}", path.display()).into()),
-    };
+    let name = doc.get("game").and_then(Value::as_str).unwrap_or("");
+    let kind: GameKind = name
+        .parse()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let frames = kind.visit(Frames(&doc))?;
+    let game = kind.name();
     let bots: Vec<String> = doc
         .get("bots")
         .and_then(Value::as_array)
@@ -275,7 +168,7 @@ pub fn run(path: &Path, delay: f64) -> Result<(), CliError> {
     let pause = (delay.is_finite() && delay > 0.0).then(|| Duration::from_secs_f64(delay));
     let show = || -> std::io::Result<()> {
         let mut out = std::io::stdout().lock();
-        let legend = legend(game);
+        let legend = kind.visit(Legend);
         if pause.is_none() {
             writeln!(out, "{legend}\n")?;
         }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
+use botzone::games::Scoring;
 use serde::{Deserialize, Serialize};
 
 use super::process::Verdict;
@@ -101,6 +102,8 @@ pub struct Standings {
     pub names: Vec<String>,
     /// Seats per game.
     pub seats: usize,
+    /// How the game's scores rank the players.
+    pub scoring: Scoring,
     /// Per bot.
     pub bots: Vec<BotStats>,
     /// Games counted.
@@ -109,7 +112,7 @@ pub struct Standings {
 
 impl Standings {
     /// Empty standings for these bots.
-    pub fn new(names: Vec<String>, seats: usize) -> Standings {
+    pub fn new(names: Vec<String>, seats: usize, scoring: Scoring) -> Standings {
         let bots = names
             .iter()
             .map(|_| BotStats {
@@ -120,6 +123,7 @@ impl Standings {
         Standings {
             names,
             seats,
+            scoring,
             bots,
             games: 0,
         }
@@ -160,13 +164,16 @@ impl Standings {
     /// The final table.
     pub fn table(&self) -> String {
         let mut out = String::new();
-        let two = self.seats == 2;
+        let win_draw_loss = match self.scoring {
+            Scoring::WinDrawLoss { win, draw, loss } => Some((win, draw, loss)),
+            Scoring::Ranked => None,
+        };
         let _ = write!(
             out,
             "{:<4} {:>6} {:>17}  ",
             "bot", "games", "mean score ±95%"
         );
-        if two {
+        if win_draw_loss.is_some() {
             let _ = write!(
                 out,
                 "{:>5} {:>5} {:>5} {:>7}",
@@ -196,15 +203,24 @@ impl Standings {
                 b.scores.len(),
                 format!("{:.2} ± {}", b.mean(), ci)
             );
-            if two {
-                // Tank: win 2, draw 1, loss 0.
-                let wins = b.scores.iter().filter(|&&s| s > 1.5).count();
-                let draws = b.scores.iter().filter(|&&s| (s - 1.0).abs() < 0.5).count();
-                let losses = b.scores.len() - wins - draws;
+            if let Some((win, draw, loss)) = win_draw_loss {
+                // Each score counts as the nearest of the three.
+                let nearest = |s: f64| {
+                    let d = |v: f64| (s - v).abs();
+                    if d(win) < d(draw) && d(win) < d(loss) {
+                        0
+                    } else if d(draw) <= d(loss) {
+                        1
+                    } else {
+                        2
+                    }
+                };
+                let count = |k| b.scores.iter().filter(|&&s| nearest(s) == k).count();
+                let (wins, draws, losses) = (count(0), count(1), count(2));
                 let points = if b.scores.is_empty() {
                     0.0
                 } else {
-                    100.0 * b.scores.iter().sum::<f64>() / (2.0 * b.scores.len() as f64)
+                    100.0 * b.scores.iter().sum::<f64>() / (win * b.scores.len() as f64)
                 };
                 let _ = write!(out, "{wins:>5} {draws:>5} {losses:>5} {points:>6.1}%");
             } else {
@@ -240,7 +256,12 @@ mod tests {
 
     #[test]
     fn table_counts() {
-        let mut s = Standings::new(vec!["a".into(), "b".into()], 2);
+        let scoring = Scoring::WinDrawLoss {
+            win: 2.0,
+            draw: 1.0,
+            loss: 0.0,
+        };
+        let mut s = Standings::new(vec!["a".into(), "b".into()], 2, scoring);
         for g in 0..4 {
             s.add(&GameResult {
                 game: g,

@@ -544,8 +544,11 @@ pub(crate) fn compute(lib: &Library, bot: &syn::File) -> Result<Reached, CliErro
 }
 
 /// Whether module `y` holds an impl usable on a type of a kept module
-/// without anything of `y` being named: its self type is in a kept module
-/// and its trait names no item defined in `y`.
+/// without anything of `y` being named: its self type is in a kept module,
+/// its trait names no item defined in `y`, and its trait, when the
+/// library's, is in a kept module (an impl of a trait the bundle leaves out
+/// cannot be used: say a game's judge, `impl BotzoneGame for Pacman2`, in a
+/// bot that never names the judges).
 fn impl_on_kept_type(r: &Resolver<'_>, y: usize, full: &[bool]) -> bool {
     let m = &r.lib.modules[y];
     let local: HashSet<String> = r.scopes[y]
@@ -587,6 +590,28 @@ fn impl_on_kept_type(r: &Resolver<'_>, y: usize, full: &[bool]) -> bool {
         };
         if !full[t] || t == y {
             return false;
+        }
+        if let Some((_, path, _)) = &imp.trait_ {
+            let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let trait_at = if segs.len() == 1 {
+                r.scopes[y]
+                    .bindings
+                    .get(&segs[0])
+                    .map(|p| r.walk(Ctx::Lib(y), p, false, &mut Vec::new(), 0))
+            } else {
+                Some(r.walk(
+                    Ctx::Lib(y),
+                    &segs,
+                    path.leading_colon.is_some(),
+                    &mut Vec::new(),
+                    0,
+                ))
+            };
+            if let Some(Walked::Item(tm)) = trait_at {
+                if tm != y && !full[tm] {
+                    return false;
+                }
+            }
         }
         let trait_names_local = imp.trait_.as_ref().is_some_and(|(_, path, _)| {
             let mut idents = Vec::new();

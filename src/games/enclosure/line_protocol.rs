@@ -261,23 +261,11 @@ pub fn parse_action(line: &str) -> Option<Command> {
     if it.next()? != "[ACTION]" {
         return None;
     }
-    let d = it.next()?;
-    let p = it.next()?;
+    let (d, p) = (it.next()?, it.next()?);
     if it.next().is_some() {
         return None;
     }
-    let mut chars = d.chars();
-    let dir = Dir::from_char(chars.next()?)?;
-    if chars.next().is_some() {
-        return None;
-    }
-    let pen = match p {
-        "0" => Pen::Keep,
-        "1" => Pen::Down,
-        "-1" => Pen::Skill,
-        _ => return None,
-    };
-    Some(Command::new(dir, pen))
+    Command::from_tokens(d, p)
 }
 
 /// Parses a `[POS] x y` line (exactly three tokens, `0 <= x, y <= 10`).
@@ -333,7 +321,7 @@ impl Tracker {
     /// agree); when they differ, the visible parts are taken from `next`.
     pub fn observe(&mut self, next: &Status) -> Vec<String> {
         self.state.forget_history();
-        let mut cands: [[Option<Command>; 3]; PLAYERS] = [[Some(Command::STAY); 3]; PLAYERS];
+        let mut cands = [[Command::STAY; 3]; PLAYERS];
         let mut counts = [1usize; PLAYERS];
         for p in 0..PLAYERS {
             let (c, n) = infer(&self.state, p, &next.players[p]);
@@ -343,13 +331,13 @@ impl Tracker {
         let total: usize = counts.iter().product();
         let mut first_try: Option<Vec<String>> = None;
         for combo in 0..total {
-            let mut orders = [None; PLAYERS];
+            let mut joint = [Command::STAY; PLAYERS];
             let mut k = combo;
             for p in 0..PLAYERS {
-                orders[p] = cands[p][k % counts[p]];
+                joint[p] = cands[p][k % counts[p]];
                 k /= counts[p];
             }
-            self.state.step(&orders);
+            self.state.apply_unchecked(&joint);
             let got = Status::of(&self.state);
             if got == *next {
                 return Vec::new();
@@ -361,11 +349,11 @@ impl Tracker {
         }
         // No inferred commands reproduce `next`: keep the first guess and
         // take what STATUS shows.
-        let mut orders = [None; PLAYERS];
+        let mut joint = [Command::STAY; PLAYERS];
         for p in 0..PLAYERS {
-            orders[p] = cands[p][0];
+            joint[p] = cands[p][0];
         }
-        self.state.step(&orders);
+        self.state.apply_unchecked(&joint);
         self.state.force_visible(&visible(next), &next.traps);
         first_try.unwrap_or_default()
     }
@@ -381,10 +369,11 @@ fn visible(st: &Status) -> [(u8, u8, PenState, u8, i32); PLAYERS] {
 
 /// The commands player `p` may have given to go from `state` to `next`:
 /// the first `count` entries, the best guess first (the others are the
-/// alternatives for a player that died).
-fn infer(state: &State, p: usize, next: &PlayerStatus) -> ([Option<Command>; 3], usize) {
+/// alternatives for a player that died; [`Command::INVALID`] for a bad
+/// command).
+fn infer(state: &State, p: usize, next: &PlayerStatus) -> ([Command; 3], usize) {
     let pl = state.player(p);
-    let stay = Some(Command::STAY);
+    let stay = Command::STAY;
     if !pl.is_alive() || pl.stuck() > 0 {
         return ([stay; 3], 1);
     }
@@ -399,17 +388,18 @@ fn infer(state: &State, p: usize, next: &PlayerStatus) -> ([Option<Command>; 3],
     } else {
         Pen::Keep
     };
-    let primary = Some(Command::new(dir, pen));
+    let primary = Command::new(dir, pen);
     if next.state != PenState::Dead {
         return ([primary; 3], 1);
     }
     let pen_up_keep = pl.state() == PenState::Up && pen == Pen::Keep;
-    let down = Some(Command::new(dir, Pen::Down));
+    let down = Command::new(dir, Pen::Down);
+    let bad = Command::INVALID;
     match (dir, pen_up_keep) {
         // Died standing: in step 5 or 6 (maybe right after putting the pen
         // down), or for a bad command in steps 0 and 1.
-        (Dir::Stay, true) => ([primary, None, down], 3),
-        (Dir::Stay, false) => ([primary, None, None], 2),
+        (Dir::Stay, true) => ([primary, bad, down], 3),
+        (Dir::Stay, false) => ([primary, bad, bad], 2),
         // Died after moving: in step 5, or in step 6 with the pen put down.
         (_, true) => ([primary, down, down], 2),
         (_, false) => ([primary; 3], 1),

@@ -3,9 +3,13 @@
 //! they close.
 //!
 //! The rules are `specs/enclosure.md` of the project, followed step by step:
-//! [`State::step`] applies one turn in the spec's order (steps 0 to 7) and
-//! [`State::undo`] takes it back. Storage is fixed: no heap allocation in
-//! `step`, `undo`, [`State::legal_commands`] or a rollout.
+//! [`State::apply_unchecked`] applies one turn in the spec's order (steps 0
+//! to 7), [`State::try_apply`] the same after checking that no command
+//! kills its player, and [`State::undo`] takes a turn back. Storage is
+//! fixed: no heap allocation in apply, undo, [`State::legal_commands`] or a
+//! playout. Everything the game knows is in this folder: the NOI line
+//! protocol ([`line_protocol`], the bot's side; [`referee`], the
+//! referee's) and a Monte Carlo search ([`search`]).
 //!
 //! Coordinates: vertex `(x, y)` with `0 <= x, y <= 10`, `x` to the right,
 //! `y` downwards. Cell `(i, j)` is the unit square whose top-left corner is
@@ -19,7 +23,7 @@
 //! // Player 0 draws the unit square with top-left corner (0, 0).
 //! let walk = [(Dir::Right, Pen::Down), (Dir::Down, Pen::Keep), (Dir::Left, Pen::Keep), (Dir::Up, Pen::Keep)];
 //! for (dir, pen) in walk {
-//!     s.step(&[Some(Command::new(dir, pen)), Some(Command::STAY), Some(Command::STAY), Some(Command::STAY)]);
+//!     s.try_apply(&[Command::new(dir, pen), Command::STAY, Command::STAY, Command::STAY]).unwrap();
 //! }
 //! assert_eq!(s.owner(0, 0), Some(0));
 //! assert_eq!(s.score(0), 10 * 1 * 1 + 4);
@@ -33,10 +37,11 @@
 use std::fmt;
 
 use crate::fixed::FixedList;
-use crate::games::Game;
+use crate::games::{Game, Rules, Scoring};
 use crate::rng::Rng;
 
 pub mod line_protocol;
+pub mod referee;
 pub mod search;
 
 /// Vertices per side of the board.
@@ -50,7 +55,7 @@ pub const CELLS: usize = CELL_SIDE * CELL_SIDE;
 /// Number of players.
 pub const PLAYERS: usize = 4;
 /// The game ends after this many turns.
-pub const MAX_TURNS: u16 = 100;
+pub const MAX_TURNS: u32 = 100;
 /// `stuck` given by a trap (step 4).
 pub const TRAP_HOLD: u8 = 5;
 /// Points a skill costs.
@@ -73,6 +78,7 @@ pub type Commands = FixedList<Command, 14>;
 
 /// A direction of a command (`u d l r s`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Dir {
     /// `u`: y - 1.
     Up,
@@ -90,8 +96,16 @@ pub enum Dir {
 impl Dir {
     /// All five, in the order `u d l r s`.
     pub const ALL: [Dir; 5] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right, Dir::Stay];
+    /// The number of directions.
+    pub const COUNT: usize = 5;
     /// The four moves.
     pub const MOVES: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
+
+    /// A dense index, 0..5 (the place in [`Dir::ALL`]).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 
     /// The protocol letter.
     pub fn as_char(self) -> char {
@@ -151,8 +165,30 @@ impl Dir {
     }
 }
 
+impl TryFrom<char> for Dir {
+    type Error = InvalidCommand;
+    /// [`Dir::from_char`].
+    fn try_from(c: char) -> Result<Dir, InvalidCommand> {
+        Dir::from_char(c).ok_or(InvalidCommand)
+    }
+}
+
+/// Text that is no command (or no part of one): what the `TryFrom`
+/// conversions of [`Dir`], [`Pen`] and [`Command`] refuse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidCommand;
+
+impl fmt::Display for InvalidCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a command (expected `D P`: D one of u d l r s, P one of 0 1 -1)")
+    }
+}
+
+impl std::error::Error for InvalidCommand {}
+
 /// The pen part of a command (`P`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Pen {
     /// `0`: keep the pen as it is.
     #[default]
@@ -164,6 +200,17 @@ pub enum Pen {
 }
 
 impl Pen {
+    /// All three, in the order `0 1 -1`.
+    pub const ALL: [Pen; 3] = [Pen::Keep, Pen::Down, Pen::Skill];
+    /// The number of pen parts.
+    pub const COUNT: usize = 3;
+
+    /// A dense index, 0..3 (the place in [`Pen::ALL`]).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The protocol number.
     pub fn as_i8(self) -> i8 {
         match self {
@@ -184,6 +231,14 @@ impl Pen {
     }
 }
 
+impl TryFrom<i8> for Pen {
+    type Error = InvalidCommand;
+    /// [`Pen::from_i8`].
+    fn try_from(p: i8) -> Result<Pen, InvalidCommand> {
+        Pen::from_i8(p).ok_or(InvalidCommand)
+    }
+}
+
 /// One player's command for one turn: `[ACTION] D P`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Command {
@@ -199,10 +254,66 @@ impl Command {
         dir: Dir::Stay,
         pen: Pen::Keep,
     };
+    /// `s -1`, a command no rule allows in any state (the skill needs a
+    /// move; a drawing player takes no skill), so it kills the player who
+    /// gives it (step 0): what the referee plays for an unreadable answer.
+    pub const INVALID: Command = Command {
+        dir: Dir::Stay,
+        pen: Pen::Skill,
+    };
+    /// The number of commands: every direction with every pen part.
+    pub const COUNT: usize = Dir::COUNT * Pen::COUNT;
+    /// Every command, in [`Command::index`] order.
+    pub const ALL: [Command; Command::COUNT] = {
+        let mut all = [Command::STAY; Command::COUNT];
+        let mut i = 0;
+        while i < Command::COUNT {
+            all[i] = Command::new(Dir::ALL[i / Pen::COUNT], Pen::ALL[i % Pen::COUNT]);
+            i += 1;
+        }
+        all
+    };
 
     /// A command.
     pub const fn new(dir: Dir, pen: Pen) -> Self {
         Command { dir, pen }
+    }
+
+    /// A dense index, 0..15 (`dir.index() * 3 + pen.index()`, the place in
+    /// [`Command::ALL`]).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.dir.index() * Pen::COUNT + self.pen.index()
+    }
+}
+
+impl std::str::FromStr for Command {
+    type Err = InvalidCommand;
+    /// `D P` as after `[ACTION]` (e.g. `r 1`).
+    fn from_str(text: &str) -> Result<Command, InvalidCommand> {
+        let mut it = text.split_whitespace();
+        match (it.next(), it.next(), it.next()) {
+            (Some(d), Some(p), None) => Command::from_tokens(d, p).ok_or(InvalidCommand),
+            _ => Err(InvalidCommand),
+        }
+    }
+}
+
+impl Command {
+    /// The command of the tokens `D` and `P`.
+    fn from_tokens(d: &str, p: &str) -> Option<Command> {
+        let mut chars = d.chars();
+        let dir = Dir::from_char(chars.next()?)?;
+        if chars.next().is_some() {
+            return None;
+        }
+        let pen = match p {
+            "0" => Pen::Keep,
+            "1" => Pen::Down,
+            "-1" => Pen::Skill,
+            _ => return None,
+        };
+        Some(Command::new(dir, pen))
     }
 }
 
@@ -469,8 +580,9 @@ impl State {
     }
 
     /// Turns played.
-    pub fn turn(&self) -> u16 {
-        self.turn
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        u32::from(self.turn)
     }
 
     /// Whether the game has ended.
@@ -798,12 +910,17 @@ impl State {
         lp.rows[usize::from(y)] & (1 << x) != 0
     }
 
-    /// Plays one turn. `orders[p]` is player `p`'s command, `None` for an
-    /// unreadable one (which kills, steps 0). The commands of dead and
-    /// trapped players are ignored. On a finished game this records an
-    /// empty turn (so that [`State::undo`] still pairs with it) while the
-    /// history has room (101 turns), and then does nothing.
-    pub fn step(&mut self, orders: &[Option<Command>; PLAYERS]) {
+    /// Plays one turn: `joint[p]` is player `p`'s command, whatever it is
+    /// (a command that breaks a rule kills its player, as the referee
+    /// rules; [`Command::INVALID`] stands for an unreadable answer). The
+    /// commands of dead and trapped players are ignored. On a finished game
+    /// this records an empty turn (so that [`State::undo`] still pairs with
+    /// it) while the history has room (101 turns), and then does nothing.
+    ///
+    /// # Panics
+    /// When `joint` has fewer than four commands.
+    pub fn apply_unchecked(&mut self, joint: &[Command]) {
+        let joint = [joint[0], joint[1], joint[2], joint[3]];
         let snap = self.snapshot();
         // The history holds a whole game (100 turns and one more): only a
         // caller that keeps stepping a finished game fills it, and then
@@ -818,22 +935,15 @@ impl State {
             if !pl.is_alive() || pl.stuck > 0 {
                 continue;
             }
-            match orders[p] {
-                None => self.kill(p),
-                Some(c) => {
-                    let bad = match pl.state {
-                        PenState::Up => c.pen == Pen::Skill && c.dir == Dir::Stay,
-                        _ => {
-                            c.pen != Pen::Keep
-                                || (c.dir != Dir::Stay && c.dir == pl.last_dir.opposite())
-                        }
-                    };
-                    if bad {
-                        self.kill(p);
-                    } else {
-                        cmd[p] = c;
-                    }
-                }
+            let c = joint[p];
+            let bad = match pl.state {
+                PenState::Up => c.pen == Pen::Skill && c.dir == Dir::Stay,
+                _ => c.pen != Pen::Keep || (c.dir != Dir::Stay && c.dir == pl.last_dir.opposite()),
+            };
+            if bad {
+                self.kill(p);
+            } else {
+                cmd[p] = c;
             }
         }
         // Step 1: off the board, forbidden edges.
@@ -982,7 +1092,7 @@ impl State {
     /// played or no cell is unowned; a sole survivor takes the unowned cells.
     fn check_end(&mut self) {
         let alive = self.alive_count();
-        if alive <= 1 || self.turn >= MAX_TURNS || self.unowned == 0 {
+        if alive <= 1 || u32::from(self.turn) >= MAX_TURNS || self.unowned == 0 {
             self.over = true;
             if alive == 1 && self.unowned > 0 {
                 let p = self.players.iter().position(|p| p.is_alive()).unwrap_or(0);
@@ -1037,17 +1147,109 @@ impl State {
 
     /// Plays uniformly random legal commands until the game ends; returns
     /// the number of turns played (undo them to get back).
-    pub fn random_playout(&mut self, rng: &mut Rng) -> usize {
+    pub fn random_playout(&mut self, rng: &mut Rng) -> u32 {
         let mut turns = 0;
         while !self.over {
-            let mut orders = [None; PLAYERS];
-            for (p, o) in orders.iter_mut().enumerate() {
-                *o = Some(self.random_command(p, rng));
+            let mut joint = [Command::STAY; PLAYERS];
+            for (p, c) in joint.iter_mut().enumerate() {
+                *c = self.random_command(p, rng);
             }
-            self.step(&orders);
+            self.apply_unchecked(&joint);
             turns += 1;
         }
         turns
+    }
+
+    /// Plays one turn after checking it: the game goes on, `joint` has a
+    /// command for each of the four players, and no command kills its
+    /// player by itself ([`State::kills_itself`]: the commands of
+    /// [`State::legal_commands`]; a dead or trapped player's command is
+    /// ignored, whatever it is). The state is untouched on error.
+    ///
+    /// # Errors
+    /// [`TurnError`]: the game is over, the joint has the wrong length, or
+    /// the first player whose command would kill it.
+    pub fn try_apply(&mut self, joint: &[Command]) -> Result<(), TurnError> {
+        if self.over {
+            return Err(TurnError::GameOver { turn: self.turn() });
+        }
+        if joint.len() != PLAYERS {
+            return Err(TurnError::Players { found: joint.len() });
+        }
+        for (player, &command) in joint.iter().enumerate() {
+            if self.kills_itself(player, command) {
+                return Err(TurnError::Invalid { player, command });
+            }
+        }
+        self.apply_unchecked(joint);
+        Ok(())
+    }
+
+    /// Checks the position's consistency: land, regions and the count of
+    /// free cells against each other, trails against their sets and their
+    /// players, traps on distinct vertices, and the end of the game where
+    /// the rules put it.
+    ///
+    /// # Errors
+    /// The first broken invariant, described.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let owned = self.owner.iter().filter(|&&o| o != NOBODY).count();
+        if owned + usize::from(self.unowned) != CELLS || owned != usize::from(self.land_len) {
+            return Err(format!(
+                "{owned} owned cells, {} free, {} in the land log",
+                self.unowned, self.land_len
+            ));
+        }
+        let mut area = [0u32; CELLS];
+        for c in 0..CELLS {
+            let o = self.owner[c];
+            if o == NOBODY {
+                continue;
+            }
+            let r = usize::from(self.region[c]);
+            if r >= usize::from(self.region_count) || self.region_owner[r] != o {
+                return Err(format!(
+                    "cell {c} of player {o} is in region {r} of another"
+                ));
+            }
+            area[r] += 1;
+        }
+        for (r, (_, a)) in self.regions().enumerate() {
+            if area[r] != a {
+                return Err(format!("region {r} has area {a} but {} cells", area[r]));
+            }
+        }
+        for p in 0..PLAYERS {
+            let pl = &self.players[p];
+            let trail = self.trail(p);
+            let set = trail.iter().fold(0u128, |s, &v| s | bit(v));
+            if set != pl.trail_set {
+                return Err(format!("player {p}'s trail and its set differ"));
+            }
+            let drawing = pl.state == PenState::Down;
+            if drawing == trail.is_empty() || (drawing && trail.last() != Some(&pl.pos)) {
+                return Err(format!(
+                    "player {p} (state {}) has a trail of {} vertices ending away from it",
+                    pl.state.as_i8(),
+                    trail.len()
+                ));
+            }
+            if usize::from(pl.pos) >= VERTICES || pl.stuck > TRAP_HOLD {
+                return Err(format!("player {p} at vertex {} held {}", pl.pos, pl.stuck));
+            }
+        }
+        if self.trap1 & self.trap2 != 0 {
+            return Err("a vertex holds two traps".into());
+        }
+        let ends = self.alive_count() <= 1 || self.turn() >= MAX_TURNS || self.unowned == 0;
+        if self.over != ends {
+            return Err(format!(
+                "turn {}: over is {} where the rules say {ends}",
+                self.turn(),
+                self.over
+            ));
+        }
+        Ok(())
     }
 
     /// Overwrites what STATUS shows (positions, states, trap time, skill
@@ -1173,12 +1375,9 @@ impl Game for State {
     fn legal_actions(&self, player: usize, out: &mut Commands) {
         self.legal_commands(player, out);
     }
-    fn apply(&mut self, joint: &[Command]) {
-        let mut orders = [Some(Command::STAY); PLAYERS];
-        for (o, &c) in orders.iter_mut().zip(joint.iter()) {
-            *o = Some(c);
-        }
-        self.step(&orders);
+    #[inline]
+    fn apply_unchecked(&mut self, joint: &[Command]) {
+        State::apply_unchecked(self, joint);
     }
     fn undo(&mut self) -> bool {
         State::undo(self)
@@ -1190,3 +1389,93 @@ impl Game for State {
         }
     }
 }
+
+/// The start vertices `(x, y)` of players 0..3 (a coordinate outside
+/// `0..=10` kills that player: a bad `[POS]`).
+pub type Starts = [(i32, i32); PLAYERS];
+
+impl Rules for State {
+    const NAME: &'static str = "enclosure";
+    const SEATS: usize = PLAYERS;
+    const MAX_TURNS: u32 = MAX_TURNS;
+    const SCORING: Scoring = Scoring::Ranked;
+    const LEGEND: &'static str = "vertex rows: 0-3 a player, x a dead player, + a trail, ^ and * \
+        traps (counter 1, 2), . a free vertex; cell rows: A-D the land of players 0-3;\n\
+        commands D P: D the direction u/d/l/r or s to stay, P 0 keep the pen, 1 put it down, \
+        -1 the skill (drop a trap); - no command";
+
+    type Setup = Starts;
+    type Error = TurnError;
+
+    /// Four random vertices (the players choose their start: this is what
+    /// the arena's random players and the benchmark start from).
+    fn setup_from_seed(seed: u32) -> Starts {
+        let mut rng = Rng::new(u64::from(seed));
+        let mut starts = [(0, 0); PLAYERS];
+        for s in starts.iter_mut() {
+            *s = (rng.below(11) as i32, rng.below(11) as i32);
+        }
+        starts
+    }
+    fn start(starts: &Starts) -> State {
+        State::new(*starts)
+    }
+    fn turn(&self) -> u32 {
+        State::turn(self)
+    }
+    fn try_apply(&mut self, joint: &[Command]) -> Result<(), TurnError> {
+        State::try_apply(self, joint)
+    }
+    fn random_playout(&mut self, rng: &mut Rng) -> u32 {
+        State::random_playout(self, rng)
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        State::check_invariants(self)
+    }
+}
+
+/// Why [`State::try_apply`] refused a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    /// The game is over (after this many turns): no turn can follow.
+    GameOver {
+        /// Turns played.
+        turn: u32,
+    },
+    /// The joint turn does not hold one command per player.
+    Players {
+        /// The commands given.
+        found: usize,
+    },
+    /// A player's command would kill it by itself (a bad command, off the
+    /// board, a forbidden edge).
+    Invalid {
+        /// The player.
+        player: usize,
+        /// The command.
+        command: Command,
+    },
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TurnError::GameOver { turn } => {
+                write!(f, "the game ended after {turn} turns: no turn can follow")
+            }
+            TurnError::Players { found } => {
+                write!(
+                    f,
+                    "a turn takes {PLAYERS} commands, one per player; found {found}"
+                )
+            }
+            TurnError::Invalid { player, command } => write!(
+                f,
+                "player {player}'s command `{command}` would kill it: a bad command, a move off \
+                 the board or across land"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TurnError {}

@@ -1,12 +1,14 @@
-//! Monte Carlo for Enclosure: a rollout policy that draws loops, and flat
-//! Monte Carlo over one player's commands (start vertex and moves) with
-//! depth-limited rollouts, stopped by a [`Deadline`].
+//! Monte Carlo for Enclosure: a rollout policy that draws loops, flat
+//! Monte Carlo over one player's commands ([`crate::search::flat_mc`] with
+//! depth-limited rollouts, the skill left out and a value that counts
+//! winning first), and over its start vertex, stopped by a [`Deadline`].
 //!
-//! No allocation: the search works on one cloned [`State`] with apply and
-//! undo.
+//! No allocation in rollouts: the searches work on one cloned [`State`]
+//! with apply and undo.
 
 use super::{Command, Commands, Dir, Pen, PenState, State, PLAYERS, SIDE};
 use crate::rng::Rng;
+use crate::search::flat_mc::{FlatMc, Limits, Policy};
 use crate::time::{iteration_budget, Deadline};
 
 /// Turns a rollout plays past the command being evaluated.
@@ -93,11 +95,11 @@ pub fn policy(st: &State, p: usize, rng: &mut Rng) -> Command {
 pub fn rollout(st: &mut State, depth: usize, rng: &mut Rng) -> usize {
     let mut n = 0;
     while n < depth && !st.is_over() {
-        let mut orders = [None; PLAYERS];
-        for (p, o) in orders.iter_mut().enumerate() {
-            *o = Some(policy(st, p, rng));
+        let mut joint = [Command::STAY; PLAYERS];
+        for (p, c) in joint.iter_mut().enumerate() {
+            *c = policy(st, p, rng);
         }
-        st.step(&orders);
+        st.apply_unchecked(&joint);
         n += 1;
     }
     n
@@ -133,63 +135,33 @@ pub struct Choice<T> {
 
 /// Flat Monte Carlo over player `me`'s commands (no skill): each rollout
 /// plays one candidate (in turn) against [`policy`] commands of the
-/// others, then [`rollout`]s; the best mean [`value`] wins. Answers at
-/// once when only one command is legal; always answers a legal command.
-/// Stops at the deadline, or after `BOTZONE_ITERATIONS` rollouts when that
-/// is set ([`iteration_budget`]).
+/// others, then [`rollout`]s up to [`ROLLOUT_DEPTH`] turns; the best mean
+/// [`value`] wins. Answers at once when only one command is legal; always
+/// answers a legal command. Stops at the deadline (looked at before every
+/// rollout), or after `BOTZONE_ITERATIONS` rollouts when that is set
+/// ([`iteration_budget`]).
 pub fn choose_command(
     st: &State,
     me: usize,
     deadline: &Deadline,
     rng: &mut Rng,
 ) -> Choice<Command> {
-    let mut legal = Commands::new();
-    st.legal_commands(me, &mut legal);
-    let mut cands = Commands::new();
-    for &c in legal.iter() {
-        if c.pen != Pen::Skill {
-            cands.push(c);
-        }
-    }
-    if cands.is_empty() {
-        cands.push(legal.first().copied().unwrap_or(Command::STAY));
-    }
-    if cands.len() == 1 || st.is_over() {
-        return Choice {
-            best: cands[0],
-            mean: 0.0,
-            rollouts: 0,
-        };
-    }
     let mut sim = st.clone();
-    let mut sum = [0f64; 16];
-    let mut count = [0u64; 16];
-    let mut rollouts = 0u64;
-    let budget = iteration_budget().unwrap_or(u64::MAX);
-    'search: loop {
-        for i in 0..cands.len() {
-            if deadline.passed() || rollouts >= budget {
-                break 'search;
-            }
-            let mut orders = [None; PLAYERS];
-            for (p, o) in orders.iter_mut().enumerate() {
-                *o = Some(if p == me {
-                    cands[i]
-                } else {
-                    policy(&sim, p, rng)
-                });
-            }
-            sim.step(&orders);
-            let n = rollout(&mut sim, ROLLOUT_DEPTH, rng);
-            sum[i] += value(&sim, me);
-            count[i] += 1;
-            for _ in 0..=n {
-                sim.undo();
-            }
-            rollouts += 1;
-        }
+    let limits = Limits {
+        check_every: 1,
+        ..Limits::from_env()
+    };
+    let result = FlatMc::new(limits)
+        .depth(ROLLOUT_DEPTH as u32 + 1)
+        .candidates(|c: Command| c.pen != Pen::Skill)
+        .evaluator(value)
+        .search(&mut sim, me, deadline, rng, &mut RolloutPolicy);
+    Choice {
+        // A player out of the game gets the default command: `s 0`.
+        best: result.best,
+        mean: result.best_mean(),
+        rollouts: result.rollouts,
     }
-    best_of(&cands, &sum, &count, 0, rollouts)
 }
 
 /// Flat Monte Carlo over start vertices for player `me`: candidates on a
@@ -259,12 +231,12 @@ fn best_of<T: Copy>(
     }
 }
 
-/// [`policy`] as a [`crate::search::flat_mc::Policy`], for the generic
-/// searches (`search::flat_mc`, `search::duct`).
+/// [`policy`] as a [`Policy`], for the generic searches
+/// (`search::flat_mc`, `search::duct`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RolloutPolicy;
 
-impl crate::search::flat_mc::Policy<State> for RolloutPolicy {
+impl Policy<State> for RolloutPolicy {
     fn action(&mut self, game: &State, player: usize, rng: &mut Rng) -> Command {
         policy(game, player, rng)
     }

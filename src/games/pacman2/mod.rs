@@ -1,19 +1,23 @@
 //! Pacman2 (吃豆人2), Botzone's four-player simultaneous game, exactly as the
-//! judge plays it.
+//! judge plays it. Everything the game knows is in this folder:
 //!
 //! - [`Map`]: the judge's `initdata` (size, the four constants, `static` and
 //!   `content`), parsed from JSON ([`Map::from_json`]), written back
 //!   ([`Map::to_json`]) or drawn from a seed like the judge
-//!   ([`Map::generate`]).
-//! - [`Pacman2`]: the state. [`Pacman2::apply`] plays one joint turn exactly
-//!   as the judge's `NextTurn` (including the one rule where the judge and
-//!   the wiki's sample differ: a beam also hits a player who died this turn
-//!   from an invalid action while a live player shares the cell), and
-//!   [`Pacman2::undo`] takes it back like `PopState`, from a backtrack stack
-//!   in fixed storage. Legal actions go into a fixed-capacity list; nothing
-//!   in apply, undo, legal actions or a random rollout allocates.
+//!   ([`Map::generate`], `mapgen.rs`).
+//! - [`Pacman2`]: the state. [`Pacman2::try_apply`] plays one legal joint
+//!   turn and [`Pacman2::apply_unchecked`] any joint turn exactly as the
+//!   judge's `NextTurn` (invalid actions kill, and, the one rule where the
+//!   judge and the wiki's sample differ, a beam also hits a player who died
+//!   this turn from an invalid action while a live player shares the cell);
+//!   [`Pacman2::undo`] takes a turn back like `PopState`, from a backtrack
+//!   stack in fixed storage. Legal actions go into a fixed-capacity list;
+//!   nothing in apply, undo, legal actions or a random playout allocates.
 //! - Botzone's scores ([`Pacman2::final_scores`]) and an ASCII rendering
 //!   (`Display`, like the sample's `DebugPrint`).
+//! - [`protocol`]: the bot side of Botzone's protocol (requests, answers, a
+//!   tracker); `judge.rs`: the judge ([`crate::games::botzone::BotzoneGame`],
+//!   with the turn events of its display); [`policy`]: rollout helpers.
 //!
 //! Internally the field is a row-major cell index (`row * width + col`,
 //! at most 121 cells), fruit are 128-bit boards, and every cell's wrapped
@@ -24,7 +28,11 @@
 //!
 //! let map = Map::generate(1);
 //! let mut game = Pacman2::new(&map);
-//! game.apply(&[Action::STAY, Action::RIGHT, Action::STAY, Action::SHOOT_LEFT]);
+//! game.try_apply(&[Action::STAY; 4]).unwrap();
+//! assert_eq!(game.turn(), 1);
+//! // A shot needs more strength than the skill costs: not legal now (the
+//! // judge would play it, and the player would die: `apply_unchecked`).
+//! assert!(game.try_apply(&[Action::SHOOT_LEFT; 4]).is_err());
 //! assert_eq!(game.turn(), 1);
 //! game.undo();
 //! assert_eq!(game.turn(), 0);
@@ -33,10 +41,11 @@
 use std::fmt;
 
 use crate::fixed::FixedList;
-use crate::games::Game;
+use crate::games::{Game, PeerArg, Rules, Scoring};
 use crate::json::Value;
 use crate::rng::Rng;
 
+pub mod judge;
 mod mapgen;
 pub mod policy;
 pub mod protocol;
@@ -49,7 +58,9 @@ pub const MAX_SIDE: usize = 11;
 /// Cells of the largest field (11 x 11 = 121 fit a 128-bit board).
 pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
 /// A game ends after this many turns at the latest.
-pub const MAX_TURN: usize = 100;
+pub const MAX_TURNS: u32 = 100;
+/// The backtrack stack's depth: one entry per turn of the longest game.
+const HISTORY: usize = MAX_TURNS as usize;
 
 /// Wall on the north side of a cell (`static` bit).
 pub const WALL_NORTH: u8 = 1;
@@ -118,6 +129,21 @@ impl Action {
         Action::SHOOT_LEFT,
     ];
 
+    /// The number of actions a player may choose ([`Action::ALL`]).
+    pub const COUNT: usize = 9;
+
+    /// A dense index: `code() + 1` (0..9, the place in [`Action::ALL`]) for
+    /// the nine actions, [`Action::COUNT`] for [`Action::INVALID`], which is
+    /// not one of them.
+    #[inline]
+    pub const fn index(self) -> usize {
+        if self.0 >= -1 && self.0 <= 7 {
+            (self.0 + 1) as usize
+        } else {
+            Action::COUNT
+        }
+    }
+
     /// The action of a wire code; codes outside `-1..=7` become
     /// [`Action::INVALID`] (which the judge treats as death, like any
     /// invalid answer).
@@ -142,6 +168,30 @@ impl Action {
     /// Whether this shoots a beam.
     pub fn is_shot(self) -> bool {
         (4..8).contains(&self.0)
+    }
+}
+
+/// A wire code outside `-1..=7` (what [`Action`]'s `TryFrom<i64>` refuses;
+/// [`Action::from_code`] reads it as [`Action::INVALID`] instead, as the
+/// judge does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidCode(pub i64);
+
+impl fmt::Display for InvalidCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} is not a Pacman2 action (expected -1..=7)", self.0)
+    }
+}
+
+impl std::error::Error for InvalidCode {}
+
+impl TryFrom<i64> for Action {
+    type Error = InvalidCode;
+    fn try_from(code: i64) -> Result<Action, InvalidCode> {
+        match Action::from_code(code) {
+            Action::INVALID => Err(InvalidCode(code)),
+            action => Ok(action),
+        }
     }
 }
 
@@ -508,7 +558,7 @@ pub struct Pacman2 {
     cur: Dynamic,
     /// Turns played: `history[..turn]` holds the state before each.
     turn: usize,
-    history: [Dynamic; MAX_TURN],
+    history: [Dynamic; HISTORY],
 }
 
 impl fmt::Debug for Pacman2 {
@@ -707,7 +757,7 @@ impl Pacman2 {
             board,
             cur,
             turn: 0,
-            history: [Dynamic::default(); MAX_TURN],
+            history: [Dynamic::default(); HISTORY],
         }
     }
 
@@ -727,8 +777,9 @@ impl Pacman2 {
     }
 
     /// Turns played (the judge's `turnID`).
-    pub fn turn(&self) -> usize {
-        self.turn
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        self.turn as u32
     }
 
     /// Players alive.
@@ -826,7 +877,7 @@ impl Pacman2 {
     #[inline]
     pub fn is_over(&self) -> bool {
         let a = self.cur.alive;
-        a & a.wrapping_sub(1) == 0 || self.turn >= MAX_TURN
+        a & a.wrapping_sub(1) == 0 || self.turn >= HISTORY
     }
 
     /// Whether `action` is valid for player `p` now (the judge's
@@ -888,10 +939,9 @@ impl Pacman2 {
         (row[(m >> 64) as usize & 15], m as u64)
     }
 
-    /// Plays one joint turn exactly as the judge's `NextTurn`
-    /// (`joint[p]` for each player; dead players' entries are ignored).
-    /// Returns `false` when the game ended on this turn, like `NextTurn`.
-    /// Invalid actions are part of the game: the player dies.
+    /// Plays one joint turn exactly as the judge's `NextTurn` (`joint[p]`
+    /// for each player; dead players' entries are ignored). Invalid actions
+    /// are part of the game, as on the judge: the player dies.
     ///
     /// # Panics
     /// When `joint` has fewer than four entries, or (in debug builds) when
@@ -899,7 +949,7 @@ impl Pacman2 {
     /// game does nothing once 100 turns are on the stack.
     #[inline]
     #[allow(clippy::needless_range_loop)] // players index several arrays
-    pub fn apply(&mut self, joint: &[Action]) -> bool {
+    pub fn apply_unchecked(&mut self, joint: &[Action]) {
         let joint = [joint[0], joint[1], joint[2], joint[3]];
         debug_assert!(!self.is_over(), "apply on a finished game");
         let b = &self.board;
@@ -925,10 +975,35 @@ impl Pacman2 {
             tw |= u32::from(b.step[d.cell[p] as usize & 127][strong][c]) << (8 * p);
         }
         let invalid = lane_bits(big | zero_lanes(!tw));
-        self.advance(cw, tw, invalid)
+        self.advance(cw, tw, invalid);
     }
 
-    /// The rest of [`Pacman2::apply`] once the actions are read: `cw` holds
+    /// Plays one joint turn after checking it: the game goes on, `joint`
+    /// has an action for each of the four players, and each live player's
+    /// action is valid ([`Pacman2::is_valid`]). The state is untouched on
+    /// error. (The judge plays invalid actions too, killing the player:
+    /// that is [`Pacman2::apply_unchecked`].)
+    ///
+    /// # Errors
+    /// [`TurnError`]: the game is over, the joint has the wrong length, or
+    /// the first live player whose action is not valid.
+    pub fn try_apply(&mut self, joint: &[Action]) -> Result<(), TurnError> {
+        if self.is_over() {
+            return Err(TurnError::GameOver { turn: self.turn() });
+        }
+        if joint.len() != PLAYERS {
+            return Err(TurnError::Players { found: joint.len() });
+        }
+        for (player, &action) in joint.iter().enumerate() {
+            if self.is_alive(player) && !self.is_valid(player, action) {
+                return Err(TurnError::Invalid { player, action });
+            }
+        }
+        self.apply_unchecked(joint);
+        Ok(())
+    }
+
+    /// The rest of [`Pacman2::apply_unchecked`] once the actions are read: `cw` holds
     /// code + 1 per byte lane (0 for dead players), `tw` where each valid
     /// action leads (a dead player's own cell), `invalid` the players whose
     /// action is invalid.
@@ -936,7 +1011,7 @@ impl Pacman2 {
     #[allow(clippy::needless_range_loop)] // players index several arrays
     fn advance(&mut self, cw: u32, tw: u32, invalid: u8) -> bool {
         let depth = self.turn;
-        if depth >= MAX_TURN {
+        if depth >= HISTORY {
             return false;
         }
         self.history[depth] = self.cur;
@@ -1198,7 +1273,7 @@ impl Pacman2 {
             }
             return false;
         }
-        depth + 1 < MAX_TURN
+        depth + 1 < HISTORY
     }
 
     /// Takes back the last turn (the judge's `PopState`). Returns `false`
@@ -1217,7 +1292,9 @@ impl Pacman2 {
 
     /// Takes back turns until `turn` turns are left (no effect when fewer
     /// have been played).
-    pub fn undo_to(&mut self, turn: usize) {
+    #[inline]
+    pub fn undo_to(&mut self, turn: u32) {
+        let turn = turn as usize;
         if turn < self.turn {
             self.cur = self.history[turn];
             self.turn = turn;
@@ -1229,9 +1306,9 @@ impl Pacman2 {
     /// [`Pacman2::undo_to`]). Each player's action is uniform over its
     /// valid actions, like [`Pacman2::random_action`]'s, and is drawn
     /// together with where it leads, so the turn skips
-    /// [`Pacman2::apply`]'s validation.
+    /// [`Pacman2::apply_unchecked`]'s validation.
     #[inline]
-    pub fn random_rollout(&mut self, rng: &mut Rng) -> usize {
+    pub fn random_playout(&mut self, rng: &mut Rng) -> u32 {
         let start = self.turn();
         if self.is_over() {
             return 0;
@@ -1433,14 +1510,183 @@ impl Game for Pacman2 {
     fn legal_actions(&self, player: usize, out: &mut Actions) {
         Pacman2::legal_actions(self, player, out)
     }
-    fn apply(&mut self, joint: &[Action]) {
-        Pacman2::apply(self, joint);
+    #[inline]
+    fn apply_unchecked(&mut self, joint: &[Action]) {
+        Pacman2::apply_unchecked(self, joint);
     }
     fn undo(&mut self) -> bool {
         Pacman2::undo(self)
     }
+    #[inline]
+    fn undo_turns(&mut self, turns: u32) {
+        self.undo_to(self.turn().saturating_sub(turns));
+    }
     fn scores(&self, out: &mut [f64]) {
         out[..PLAYERS].copy_from_slice(&self.final_scores());
+    }
+}
+
+impl Rules for Pacman2 {
+    const NAME: &'static str = "pacman2";
+    const SEATS: usize = PLAYERS;
+    const MAX_TURNS: u32 = MAX_TURNS;
+    const SCORING: Scoring = Scoring::Ranked;
+    const LEGEND: &'static str = "0-3 a player, * several players on one cell, G a fruit \
+        generator, o a large fruit, . a small fruit, --- and | walls (the field wraps around \
+        its edges);\nactions -1 stay, 0-3 move up/right/down/left, 4-7 shoot \
+        up/right/down/left, -10 an invalid answer (death)";
+
+    type Setup = Map;
+    type Error = TurnError;
+
+    fn setup_from_seed(seed: u32) -> Map {
+        Map::generate(seed)
+    }
+    fn start(map: &Map) -> Pacman2 {
+        Pacman2::new(map)
+    }
+    fn turn(&self) -> u32 {
+        Pacman2::turn(self)
+    }
+    fn try_apply(&mut self, joint: &[Action]) -> Result<(), TurnError> {
+        Pacman2::try_apply(self, joint)
+    }
+    fn random_playout(&mut self, rng: &mut Rng) -> u32 {
+        Pacman2::random_playout(self, rng)
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        Pacman2::check_invariants(self)
+    }
+    fn bench_peer_args(map: &Map) -> Option<Vec<PeerArg>> {
+        // `pacman2_bench MAP.json PLAYOUTS`
+        Some(vec![PeerArg::File(map.to_json())])
+    }
+}
+
+/// Why [`Pacman2::try_apply`] refused a joint turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    /// The game ended (at this turn): no turn can follow.
+    GameOver {
+        /// Turns played.
+        turn: u32,
+    },
+    /// The joint turn does not hold one action per player.
+    Players {
+        /// The actions given.
+        found: usize,
+    },
+    /// A live player's action is not valid here.
+    Invalid {
+        /// The player.
+        player: usize,
+        /// The action.
+        action: Action,
+    },
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TurnError::GameOver { turn } => {
+                write!(f, "the game ended at turn {turn}: no turn can follow")
+            }
+            TurnError::Players { found } => {
+                write!(
+                    f,
+                    "a turn takes {PLAYERS} actions, one per player; found {found}"
+                )
+            }
+            TurnError::Invalid { player, action } => write!(
+                f,
+                "player {player} cannot play {} ({action:?}) here: a wall, or a shot \
+                 without the strength",
+                action.code()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TurnError {}
+
+impl Pacman2 {
+    /// Checks the state's consistency: the small-fruit counter equals the
+    /// small fruit on the field, fruit only on the field's cells, live
+    /// players with a positive strength on a cell of the field, boosts that
+    /// match their flags, the generators' countdown in range, and the end
+    /// of the game where the rules put it.
+    ///
+    /// # Errors
+    /// The first broken invariant, described.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let d = &self.cur;
+        let cells = self.width() * self.height();
+        let on_field = |c: &Cells| {
+            (0..2).all(|w| {
+                let valid = if cells >= 64 * (w + 1) {
+                    u64::MAX
+                } else if cells <= 64 * w {
+                    0
+                } else {
+                    (1u64 << (cells - 64 * w)) - 1
+                };
+                c[w] & !valid == 0
+            })
+        };
+        let smalls = d.small[0].count_ones() + d.small[1].count_ones();
+        if d.small_fruit_count != smalls as i32 {
+            return Err(format!(
+                "the small-fruit counter says {}, the field holds {smalls}",
+                d.small_fruit_count
+            ));
+        }
+        if !on_field(&d.small) || !on_field(&d.large) {
+            return Err("fruit outside the field".into());
+        }
+        for p in 0..PLAYERS {
+            let alive = d.alive & (1 << p) != 0;
+            if usize::from(d.cell[p]) >= cells {
+                return Err(format!(
+                    "player {p} stands on cell {}, off the field",
+                    d.cell[p]
+                ));
+            }
+            if d.power_up_left[p] < 0 {
+                return Err(format!(
+                    "player {p} has a boost of {} turns",
+                    d.power_up_left[p]
+                ));
+            }
+            if alive && d.strength[p] <= 0 {
+                return Err(format!(
+                    "player {p} is alive with strength {}",
+                    d.strength[p]
+                ));
+            }
+            if alive && (d.boosted & (1 << p) != 0) != (d.power_up_left[p] > 0) {
+                return Err(format!(
+                    "player {p}'s boost flag disagrees with its {} turns of boost",
+                    d.power_up_left[p]
+                ));
+            }
+        }
+        let interval = self.board.constants.generator_interval;
+        if !(1..=interval).contains(&d.generator_turn_left) {
+            return Err(format!(
+                "the generators' countdown is {}, outside 1..={interval}",
+                d.generator_turn_left
+            ));
+        }
+        let played = self.turn();
+        let over = self.alive_count() <= 1 || played >= MAX_TURNS;
+        if self.is_over() != over || played > MAX_TURNS {
+            return Err(format!(
+                "turn {played} with {} alive: is_over() says {}",
+                self.alive_count(),
+                self.is_over()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -1522,7 +1768,7 @@ mod tests {
         let mut g = Pacman2::new(&map);
         let start = g.clone();
         let mut rng = Rng::new(5);
-        let n = g.random_rollout(&mut rng);
+        let n = g.random_playout(&mut rng);
         assert!(n > 0 && g.is_over());
         let text = g.to_string();
         assert!(text.starts_with("turn "));

@@ -25,7 +25,7 @@
 //!     for p in 0..4 {
 //!         assert!(!game.is_alive(p) || game.is_valid(p, joint[p]));
 //!     }
-//!     game.apply(&joint);
+//!     game.apply_unchecked(&joint);
 //! }
 //! let value = evaluate(&game, 0);
 //! assert!((10.0..=140.0).contains(&value));
@@ -33,6 +33,7 @@
 
 use super::{Action, Pacman2, LARGE_FRUIT, MAX_CELLS, PLAYERS, SMALL_FRUIT};
 use crate::rng::Rng;
+use crate::search::flat_mc::Policy;
 
 /// No neighbour in that direction (a wall).
 const NONE: u8 = u8::MAX;
@@ -230,6 +231,26 @@ impl GreedyPolicy {
     }
 }
 
+/// [`GreedyPolicy`] for the generic searches: a whole turn at once
+/// ([`GreedyPolicy::joint`], one look at the players), the searching
+/// player's pick included (the search then replaces it).
+impl Policy<Pacman2> for GreedyPolicy {
+    #[inline]
+    fn action(&mut self, game: &Pacman2, player: usize, rng: &mut Rng) -> Action {
+        GreedyPolicy::action(self, game, player, rng)
+    }
+
+    #[inline]
+    fn fill_joint(&mut self, game: &Pacman2, rng: &mut Rng, joint: &mut [Action]) {
+        joint[..PLAYERS].copy_from_slice(&self.joint(game, rng));
+    }
+
+    #[inline]
+    fn fill_others(&mut self, game: &Pacman2, _me: usize, rng: &mut Rng, joint: &mut [Action]) {
+        joint[..PLAYERS].copy_from_slice(&self.joint(game, rng));
+    }
+}
+
 /// What the policy needs of the players, read once per turn.
 struct View {
     cell: [u8; PLAYERS],
@@ -264,7 +285,7 @@ pub fn evaluate(game: &Pacman2, me: usize) -> f64 {
     if game.is_over() {
         return game.final_scores()[me];
     }
-    let left = (super::MAX_TURN - game.turn()) as i32;
+    let left = (super::MAX_TURNS - game.turn()) as i32;
     let boost = game.constants().large_fruit_enhancement;
     let mut s = [0i64; PLAYERS];
     for (p, slot) in s.iter_mut().enumerate() {

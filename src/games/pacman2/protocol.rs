@@ -140,7 +140,7 @@ impl Tracker {
         for warning in read.warnings {
             warn(warning);
         }
-        self.game.apply(&read.joint);
+        self.game.apply_unchecked(&read.joint);
         Ok(())
     }
 

@@ -1,7 +1,47 @@
-//! The Tank judge's field generator.
+//! The Tank judge's field generator, and its `initdata`.
 
-use super::Bricks;
+use super::{Bricks, MAX_TURNS};
 use crate::crand::GlibcRand;
+
+/// A field as the judge's `initdata` gives it:
+/// `{"field":[b0,b1,b2],"maxTurn":100,"seed":N}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Map {
+    /// The bricks (see [`Bricks`]).
+    pub bricks: Bricks,
+    /// The turn limit as `initdata` gives it (`maxTurn`, 100 on Botzone);
+    /// a [`super::Field`] plays at most [`super::TURN_CAPACITY`] turns, and
+    /// none for a negative limit.
+    pub max_turns: i32,
+    /// The seed the judge drew the bricks from, when known.
+    pub seed: Option<u32>,
+}
+
+impl Map {
+    /// The field the judge draws for `seed`, with its turn limit.
+    pub fn generate(seed: u32) -> Map {
+        Map {
+            bricks: bricks_from_seed(seed),
+            max_turns: MAX_TURNS as i32,
+            seed: Some(seed),
+        }
+    }
+
+    /// The judge's `initdata` as one compact JSON line, fields in the
+    /// judge's order: `{"field":[b0,b1,b2],"maxTurn":100,"seed":N}` (no
+    /// `seed` when unknown).
+    pub fn to_json(&self) -> String {
+        let [b0, b1, b2] = self.bricks;
+        let seed = match self.seed {
+            Some(seed) => format!(",\"seed\":{seed}"),
+            None => String::new(),
+        };
+        format!(
+            "{{\"field\":[{b0},{b1},{b2}],\"maxTurn\":{}{seed}}}",
+            self.max_turns
+        )
+    }
+}
 
 /// The bricks the Botzone Tank judge draws for `seed` (its initdata
 /// `field`): after `srand(seed)`, `rand() % 3 > 1` for each cell of rows

@@ -4,10 +4,14 @@
 //! The rules are those of the Botzone wiki's Tank page and its C++ sample
 //! (`DoAction`, `Revert`, `GetGameResult`), including the rule added on
 //! 2018-10-18 that a tank may not shoot two turns in a row. [`Field`] keeps
-//! the whole position in fixed arrays; [`Field::apply_unchecked`] plays a
-//! joint turn and [`Field::undo`] takes it back from a log in fixed storage,
-//! so neither touches the heap. The judge's field generator is
-//! [`bricks_from_seed`]; [`eval`] holds a static evaluation for search.
+//! the whole position in fixed arrays; [`Field::try_apply`] plays a legal
+//! joint turn, [`Field::apply_unchecked`] any, and [`Field::undo`] takes it
+//! back from a log in fixed storage, so none touches the heap. Everything
+//! the game knows is in this folder: the judge's field generator
+//! ([`bricks_from_seed`], and [`Map`], the judge's `initdata`), the bot
+//! side of the protocol ([`protocol`]), the judge ([`judge`], a
+//! [`crate::games::botzone::BotzoneGame`]) and a static evaluation for
+//! search ([`eval`]).
 //!
 //! Coordinates are `(x, y)` with `(0, 0)` at the top left, `x` to the right
 //! and `y` down. Blue (side 0) has its base at (4, 0), red (side 1) at (4, 8).
@@ -21,7 +25,7 @@
 //!     [TankAction::Up, TankAction::Stay],
 //! ];
 //! field.try_apply(turn).unwrap();
-//! assert_eq!(field.turn(), 2);
+//! assert_eq!(field.turn(), 1);
 //! assert_eq!(field.outcome(), Outcome::Ongoing);
 //! assert!(field.undo());
 //! assert_eq!(field, Field::new(bricks_from_seed(1)));
@@ -30,14 +34,15 @@
 use std::fmt;
 
 use crate::fixed::FixedList;
-use crate::games::Game;
+use crate::games::{Game, PeerArg, Rules, Scoring};
 use crate::rng::Rng;
 
 pub mod eval;
+pub mod judge;
 mod map;
 pub mod protocol;
 
-pub use map::bricks_from_seed;
+pub use map::{bricks_from_seed, Map};
 
 /// Width of the field in cells.
 pub const WIDTH: usize = 9;
@@ -54,8 +59,8 @@ pub const BLUE: usize = 0;
 /// Side 1, red, whose base is at the bottom.
 pub const RED: usize = 1;
 /// The judge's turn limit (`maxTurn` of its initdata): the game is drawn
-/// when this turn has been played and neither side has lost.
-pub const MAX_TURN: u32 = 100;
+/// when this many turns have been played and neither side has lost.
+pub const MAX_TURNS: u32 = 100;
 /// The largest turn limit a [`Field`] accepts: the undo log holds one
 /// record per turn, so its capacity bounds the game length.
 pub const TURN_CAPACITY: usize = 255;
@@ -385,6 +390,45 @@ impl Outcome {
     }
 }
 
+/// Why [`Field::try_apply`] refused a joint turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    /// The game is over (after this many turns): no turn can follow.
+    GameOver {
+        /// Turns played.
+        turn: u32,
+    },
+    /// The joint turn does not hold one action per side.
+    Sides {
+        /// The actions given.
+        found: usize,
+    },
+    /// A live tank's action is not valid here.
+    Invalid(InvalidAction),
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TurnError::GameOver { turn } => {
+                write!(f, "the game ended after {turn} turns: no turn can follow")
+            }
+            TurnError::Sides { found } => {
+                write!(f, "a turn takes {SIDES} side actions; found {found}")
+            }
+            TurnError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TurnError {}
+
+impl From<InvalidAction> for TurnError {
+    fn from(e: InvalidAction) -> Self {
+        TurnError::Invalid(e)
+    }
+}
+
 /// An action the rules reject, found by [`Field::check`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InvalidAction {
@@ -450,22 +494,24 @@ struct Core {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     core: Core,
+    /// The judge's turn number: 1 before any move (turns played + 1).
     turn: u16,
-    max_turn: u16,
+    /// The turn limit.
+    max_turns: u16,
     log: FixedList<Core, TURN_CAPACITY>,
 }
 
 impl Field {
     /// The start of a game on `bricks` with the judge's turn limit.
     pub fn new(bricks: Bricks) -> Field {
-        Field::with_max_turn(bricks, MAX_TURN)
+        Field::with_max_turns(bricks, MAX_TURNS)
     }
 
-    /// The start of a game on `bricks`, drawn after `max_turn` turns
+    /// The start of a game on `bricks`, drawn after `max_turns` turns
     /// (at most [`TURN_CAPACITY`]; larger values are clamped). Bits above
     /// 27 in each int are ignored, and the bases, steel and tanks replace
     /// any brick on their cells, as in the judge.
-    pub fn with_max_turn(bricks: Bricks, max_turn: u32) -> Field {
+    pub fn with_max_turns(bricks: Bricks, max_turns: u32) -> Field {
         let mut brick_bits = 0u128;
         for (i, &word) in bricks.iter().enumerate() {
             for j in 0..27 {
@@ -494,29 +540,26 @@ impl Field {
                 shot: 0,
             },
             turn: 1,
-            max_turn: max_turn.min(TURN_CAPACITY as u32) as u16,
+            max_turns: max_turns.min(TURN_CAPACITY as u32) as u16,
             log: FixedList::new(),
         };
         field.core.occ = Field::compute_occupancy(field.core.walls, &field.core.pos);
         field
     }
 
-    /// The turn number: 1 before any move, +1 per applied turn.
+    /// Turns played: 0 at the start, +1 per applied turn (what
+    /// [`Field::undo`] can take back). The judge numbers the turn being
+    /// played `turn() + 1`.
     #[inline]
     pub fn turn(&self) -> u32 {
-        u32::from(self.turn)
+        u32::from(self.turn) - 1
     }
 
-    /// The turn limit.
+    /// The turn limit: the game is drawn once this many turns have been
+    /// played.
     #[inline]
-    pub fn max_turn(&self) -> u32 {
-        u32::from(self.max_turn)
-    }
-
-    /// Turns applied since the start (what [`Field::undo`] can take back).
-    #[inline]
-    pub fn history_len(&self) -> usize {
-        self.log.len()
+    pub fn max_turns(&self) -> u32 {
+        u32::from(self.max_turns)
     }
 
     /// The items at `(x, y)` (see [`item`]).
@@ -642,7 +685,7 @@ impl Field {
         let blue = self.failed(BLUE);
         let red = self.failed(RED);
         if blue == red {
-            if blue || self.turn > self.max_turn {
+            if blue || self.turn > self.max_turns {
                 Outcome::Draw
             } else {
                 Outcome::Ongoing
@@ -660,7 +703,7 @@ impl Field {
         // Every side keeps a tank and its base, and turns remain.
         let alive = self.core.alive;
         let tanks_ok = alive & 0b11 != 0 && alive & 0b1100 != 0;
-        !(tanks_ok && self.core.bases == 0b11 && self.turn <= self.max_turn)
+        !(tanks_ok && self.core.bases == 0b11 && self.turn <= self.max_turns)
     }
 
     /// Whether `action` is valid for `tank` of `side` now, as the sample's
@@ -757,17 +800,13 @@ impl Field {
     /// Plays a joint turn after checking it; on error the field is unchanged.
     ///
     /// # Errors
-    /// [`InvalidAction`] as [`Field::check`]. Also when the game is already
-    /// over or the undo log is full, reported as the first tank's action.
-    pub fn try_apply(&mut self, actions: [[TankAction; 2]; 2]) -> Result<(), InvalidAction> {
-        self.check(actions)?;
+    /// [`TurnError::GameOver`] when the game is over; else the first
+    /// invalid action of a live tank, as [`Field::check`].
+    pub fn try_apply(&mut self, actions: [[TankAction; 2]; 2]) -> Result<(), TurnError> {
         if self.is_over() || self.log.is_full() {
-            return Err(InvalidAction {
-                side: BLUE,
-                tank: 0,
-                action: actions[0][0],
-            });
+            return Err(TurnError::GameOver { turn: self.turn() });
         }
+        self.check(actions)?;
         self.apply_unchecked(actions);
         Ok(())
     }
@@ -1051,8 +1090,9 @@ impl Game for Field {
         self.legal_side_actions(player, out);
     }
 
-    fn apply(&mut self, joint: &[SideAction]) {
-        self.apply_unchecked([joint[0].0, joint[1].0]);
+    #[inline]
+    fn apply_unchecked(&mut self, joint: &[SideAction]) {
+        Field::apply_unchecked(self, [joint[0].0, joint[1].0]);
     }
 
     fn undo(&mut self) -> bool {
@@ -1061,5 +1101,111 @@ impl Game for Field {
 
     fn scores(&self, out: &mut [f64]) {
         out[..SIDES].copy_from_slice(&self.outcome().scores());
+    }
+}
+
+impl Rules for Field {
+    const NAME: &'static str = "tank";
+    const SEATS: usize = SIDES;
+    const MAX_TURNS: u32 = MAX_TURNS;
+    const SCORING: Scoring = Scoring::WinDrawLoss {
+        win: 2.0,
+        draw: 1.0,
+        loss: 0.0,
+    };
+    const LEGEND: &'static str = ". empty, # brick, % steel, * base (blue's at the top, red's at \
+        the bottom), b B blue tanks 0 and 1, r R red tanks 0 and 1, @ several tanks;\nactions \
+        [tank 0, tank 1] of blue then red: -1 stay, 0-3 move up/right/down/left, 4-7 shoot \
+        up/right/down/left";
+
+    type Setup = Map;
+    type Error = TurnError;
+
+    fn setup_from_seed(seed: u32) -> Map {
+        Map::generate(seed)
+    }
+    fn start(map: &Map) -> Field {
+        Field::with_max_turns(
+            map.bricks,
+            map.max_turns.clamp(0, TURN_CAPACITY as i32) as u32,
+        )
+    }
+    fn turn(&self) -> u32 {
+        Field::turn(self)
+    }
+    /// Checks each live tank's action ([`Field::check`]; a destroyed
+    /// tank's action is ignored, as the judge ignores it).
+    fn try_apply(&mut self, joint: &[SideAction]) -> Result<(), TurnError> {
+        match joint {
+            [blue, red] => Field::try_apply(self, [blue.0, red.0]),
+            _ => Err(TurnError::Sides { found: joint.len() }),
+        }
+    }
+    fn random_playout(&mut self, rng: &mut Rng) -> u32 {
+        Field::random_playout(self, rng)
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        Field::check_invariants(self)
+    }
+    fn bench_peer_args(map: &Map) -> Option<Vec<PeerArg>> {
+        // `tank_bench BRICK0 BRICK1 BRICK2 PLAYOUTS`
+        Some(
+            map.bricks
+                .iter()
+                .map(|b| PeerArg::Text(b.to_string()))
+                .collect(),
+        )
+    }
+}
+
+impl Field {
+    /// Checks the position's consistency: the occupancy against a full
+    /// recomputation, the undo log against the turn counter, live tanks on
+    /// empty cells of the board and destroyed ones off it, the bases'
+    /// flags against their cells, steel and the border standing, and the
+    /// end of the game where the outcome puts it.
+    ///
+    /// # Errors
+    /// The first broken invariant, described.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let core = &self.core;
+        if core.occ != Field::compute_occupancy(core.walls, &core.pos) {
+            return Err("the occupancy differs from its recomputation".into());
+        }
+        if self.log.len() as u32 != self.turn() {
+            return Err(format!(
+                "{} turns played, {} in the undo log",
+                self.turn(),
+                self.log.len()
+            ));
+        }
+        if core.walls & FIXED != FIXED {
+            return Err("steel or the border was destroyed".into());
+        }
+        for i in 0..4 {
+            let alive = core.alive >> i & 1 == 1;
+            let p = core.pos[i] as usize;
+            if alive != (p != usize::from(DEAD)) {
+                return Err(format!("tank {i}: alive {alive}, cell {p}"));
+            }
+            if alive && (BORDER >> p & 1 == 1 || core.walls >> p & 1 == 1) {
+                return Err(format!("tank {i} stands on a wall or the border ({p})"));
+            }
+        }
+        for (side, &base) in BIT_BASES.iter().enumerate() {
+            let standing = core.walls & base != 0;
+            if standing != self.base_alive(side) {
+                return Err(format!("side {side}'s base flag disagrees with its cell"));
+            }
+        }
+        if self.is_over() != (self.outcome() != Outcome::Ongoing) {
+            return Err(format!(
+                "turn {}: is_over() says {}, the outcome {:?}",
+                self.turn(),
+                self.is_over(),
+                self.outcome()
+            ));
+        }
+        Ok(())
     }
 }

@@ -30,7 +30,7 @@
 //! assert_eq!(response.to_string(), "[2,-1]");
 //! // Keep-running mode: the next request holds the opponent's actions.
 //! tracker.follow(&"[-1,-1]".parse().unwrap(), "request").unwrap();
-//! assert_eq!(tracker.field().turn(), 2);
+//! assert_eq!(tracker.field().turn(), 1);
 //! ```
 
 use super::{Bricks, Field, TankAction, BLUE, SIDES, TANKS_PER_SIDE};
@@ -131,7 +131,7 @@ pub fn read_pair(
             read.warnings.push(format!(
                 "{path}[{t}]: {name} tank {t} cannot play {code} on turn {} in this bot's \
                  field, yet the judge went on: played as staying",
-                field.turn()
+                field.turn() + 1
             ));
         } else {
             *slot = action;
@@ -235,7 +235,7 @@ impl Tracker {
             warn(format_args!(
                 "{path}: the game ended on turn {} in this bot's field, yet the judge sent \
                  another turn: ignored",
-                self.field.turn()
+                self.field.turn() + 1
             ));
             return Ok(());
         }
@@ -254,7 +254,7 @@ impl Tracker {
                     "{path}: this bot's last answer for its tank {t}, {}, is not valid on turn \
                      {}, yet the judge went on: played as staying",
                     action.code(),
-                    self.field.turn()
+                    self.field.turn() + 1
                 ));
             }
         }

@@ -1,26 +1,24 @@
-//! Enclosure (NOI 2013) over its line protocol: one process per player for
-//! the whole game. The arena is the judge: `[START] m` and a `[POS] x y`
-//! answer, then every turn one `[STATUS] …` line to each live player in
-//! order 0..3 and one `[ACTION] D P` answer, within the time limit (the
-//! `[POS]` answer gets twice the limit). A bot that crashes, times out,
-//! floods its output or answers something unreadable dies. Between its
-//! turns a bot is stopped (SIGSTOP), so that it cannot take CPU time from
-//! the player whose turn it is.
+//! A game on a line protocol ([`LineGame`]): one process per player for
+//! the whole game. The arena is the referee: the start message and its
+//! answer, then every turn one status line to each live player in seat
+//! order and one action line back, within the time limit (the start answer
+//! gets twice the limit). A bot that crashes, times out, floods its output
+//! or answers something unreadable is out of the game. Between its turns a
+//! bot is stopped (SIGSTOP), so that it cannot take CPU time from the
+//! player whose turn it is.
 //!
 //! A seat whose command is `@random` is played by the arena itself: a
-//! random start vertex, then uniformly random commands among those that do
-//! not kill the player by themselves (the simulator's legal commands).
+//! random start, then uniformly random legal actions (the simulator's).
 //!
 //! The log has Botzone's shape: judge entries whose `content` holds the
-//! STATUS each player got, bot entries whose `response` is the line each
+//! status each player got, bot entries whose `response` is the line each
 //! player answered.
 
 use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use botzone::games::enclosure::line_protocol::{action_line, parse_action, parse_pos, Status};
-use botzone::games::enclosure::{Command, State, PLAYERS};
+use botzone::games::line::LineGame;
 use botzone::rng::Rng;
 
 /// The command of a seat the arena plays itself, at random.
@@ -101,11 +99,11 @@ fn judge_entry(command: &str, content: Map<String, Value>, display: Value) -> Va
     json!({"output": {"command": command, "content": content, "display": display}, "verdict": "OK"})
 }
 
-/// Plays one Enclosure game between `commands` (seat order).
+/// Plays one game of `G` between `commands` (seat order).
 ///
 /// # Errors
 /// Never: a bot that cannot even be started just dies (RE).
-pub fn play(commands: &[String], limits: Limits, seed: u64) -> Result<Played, String> {
+pub fn play<G: LineGame>(commands: &[String], limits: Limits, seed: u64) -> Result<Played, String> {
     let mut seats: Vec<Seat> = commands
         .iter()
         .enumerate()
@@ -133,59 +131,63 @@ pub fn play(commands: &[String], limits: Limits, seed: u64) -> Result<Played, St
         .collect();
     let mut log = Vec::new();
     let mut content = Map::new();
-    for p in 0..PLAYERS {
-        content.insert(p.to_string(), json!(format!("[START] {p}")));
+    for p in 0..G::SEATS {
+        content.insert(p.to_string(), json!(G::start_message(p)));
     }
     log.push(judge_entry("request", content, json!({})));
-    let mut positions = [(-1i32, -1i32); PLAYERS];
+    let mut starts = vec![None; G::SEATS];
     let mut answers = Map::new();
     for (p, seat) in seats.iter_mut().enumerate() {
         if let Some(rng) = seat.random.as_mut() {
-            let (x, y) = (rng.below(11) as i32, rng.below(11) as i32);
-            positions[p] = (x, y);
+            let start = G::random_start(rng);
+            starts[p] = Some(start);
             answers.insert(
                 p.to_string(),
-                json!({"verdict": "OK", "response": format!("[POS] {x} {y}")}),
+                json!({"verdict": "OK", "response": G::start_line(start)}),
             );
             continue;
         }
-        let (line, mut entry) = exchange(seat, &format!("[START] {p}"), &limits, true);
+        let (line, mut entry) = exchange(seat, &G::start_message(p), &limits, true);
         if let Some(line) = line {
-            match parse_pos(&line) {
-                Some((x, y)) => positions[p] = (i32::from(x), i32::from(y)),
+            match G::read_start(&line) {
+                Some(start) => starts[p] = Some(start),
                 None => reject(seat, &mut entry),
             }
         }
         answers.insert(p.to_string(), entry);
     }
     log.push(Value::Object(answers));
-    let mut state = State::new(positions);
-    let initdata = json!({"seed": seed, "positions": positions});
+    let setup = G::setup_from_starts(&starts);
+    let mut game = G::start(&setup);
+    let mut initdata = crate::json::from_core(&G::initdata(&setup));
+    initdata["seed"] = json!(seed);
+    let mut legal = G::Actions::default();
     let mut turns = 0;
-    while !state.is_over() {
+    while !game.is_over() {
         turns += 1;
-        let status = Status::of(&state).to_string();
+        let status = game.status();
         let mut content = Map::new();
         let mut answers = Map::new();
-        let mut orders: [Option<Command>; PLAYERS] = [None; PLAYERS];
+        let mut joint = vec![G::UNREADABLE; G::SEATS];
         for (p, seat) in seats.iter_mut().enumerate() {
-            if !state.player(p).is_alive() {
+            if !game.is_active(p) {
                 continue;
             }
             content.insert(p.to_string(), json!(status));
             if let Some(rng) = seat.random.as_mut() {
-                let c = state.random_command(p, rng);
-                orders[p] = Some(c);
+                game.legal_actions(p, &mut legal);
+                let action = legal[rng.index(legal.len())];
+                joint[p] = action;
                 answers.insert(
                     p.to_string(),
-                    json!({"verdict": "OK", "response": action_line(c)}),
+                    json!({"verdict": "OK", "response": G::action_line(action)}),
                 );
                 continue;
             }
             let (line, mut entry) = exchange(seat, &status, &limits, false);
             if let Some(line) = line {
-                match parse_action(&line) {
-                    Some(c) => orders[p] = Some(c),
+                match G::read_action(&line) {
+                    Some(action) => joint[p] = action,
                     None => reject(seat, &mut entry),
                 }
             }
@@ -193,17 +195,19 @@ pub fn play(commands: &[String], limits: Limits, seed: u64) -> Result<Played, St
         }
         log.push(judge_entry("request", content, json!({"status": status})));
         log.push(Value::Object(answers));
-        state.step(&orders);
-        // A bot killed by the rules gets no more input: end its process.
+        game.apply_unchecked(&joint);
+        // A bot the rules put out of the game gets no more input: end its
+        // process.
         for (p, seat) in seats.iter_mut().enumerate() {
-            if !state.player(p).is_alive() {
+            if !game.is_active(p) {
                 if let Some(mut proc) = seat.process.take() {
                     proc.kill();
                 }
             }
         }
     }
-    let scores: Vec<f64> = state.scores_i32().iter().map(|&s| f64::from(s)).collect();
+    let mut scores = vec![0.0; G::SEATS];
+    game.scores(&mut scores);
     let mut content = Map::new();
     for (p, s) in scores.iter().enumerate() {
         content.insert(p.to_string(), json!(s));
@@ -211,7 +215,7 @@ pub fn play(commands: &[String], limits: Limits, seed: u64) -> Result<Played, St
     log.push(judge_entry(
         "finish",
         content,
-        json!({"status": Status::of(&state).to_string()}),
+        json!({"status": game.status()}),
     ));
     for seat in &mut seats {
         if let Some(mut p) = seat.process.take() {
