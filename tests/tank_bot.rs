@@ -167,17 +167,22 @@ fn traditional_mode_replays_the_whole_history_each_turn() {
 #[test]
 fn bad_input_is_a_clear_error_with_a_legal_fallback() {
     let cases = [
-        ("{\"requests\":[{\"field\":[1,2],\"mySide\":0}],\"responses\":[]}", "requests[0].field[2]"),
-        ("{\"requests\":[{\"field\":[1,2,3],\"mySide\":2}],\"responses\":[]}", "requests[0].mySide"),
-        ("{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[9,0]],\"responses\":[[-1,-1]]}", "requests[1][0]"),
-        // Red tank 0 at (6,8) cannot move down, off the board.
-        ("{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[2,-1]],\"responses\":[[-1,-1]]}", "requests[1][0]"),
-        // Our own earlier answer shot twice in a row.
         (
-            "{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[-1,-1],[-1,-1]],\"responses\":[[6,-1],[6,-1]]}",
-            "responses[1][0]",
+            "{\"requests\":[{\"field\":[1,2],\"mySide\":0}],\"responses\":[]}",
+            "requests[0].field: expected 3 integers",
         ),
-        ("{\"requests\":[{\"field\":[0,0,0],\"mySide\":0}],\"responses\":[]", "JSON"),
+        (
+            "{\"requests\":[{\"field\":[1,2,3],\"mySide\":2}],\"responses\":[]}",
+            "requests[0].mySide",
+        ),
+        (
+            "{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[9,0]],\"responses\":[[-1,-1]]}",
+            "requests[1][0]",
+        ),
+        (
+            "{\"requests\":[{\"field\":[0,0,0],\"mySide\":0}],\"responses\":[]",
+            "JSON",
+        ),
     ];
     for (input, needle) in cases {
         // The error on stderr, the fallback on stdout, exit code 0.
@@ -191,6 +196,34 @@ fn bad_input_is_a_clear_error_with_a_legal_fallback() {
             lines.first().map(String::as_str),
             Some("{\"response\":[-1,-1]}"),
             "{input}"
+        );
+    }
+}
+
+#[test]
+fn requests_that_contradict_the_field_are_the_judges_word_and_a_warning() {
+    let cases = [
+        // Red tank 0 at (6,8) cannot move down, off the board: the judge
+        // went on, so it stayed.
+        ("{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[2,-1]],\"responses\":[[-1,-1]]}", "requests[1][0]"),
+        // Our own earlier answer shot twice in a row: played as staying.
+        (
+            "{\"requests\":[{\"field\":[0,0,0],\"mySide\":0},[-1,-1],[-1,-1]],\"responses\":[[6,-1],[6,-1]]}",
+            "responses[1]",
+        ),
+    ];
+    for (input, needle) in cases {
+        // A warning on stderr and a searched, valid answer.
+        let (ok, lines, err) = run(input);
+        assert!(ok, "{input}: exit code");
+        assert!(
+            err.contains("bot warning") && err.contains(needle),
+            "{input}: stderr {err:?} does not warn about {needle}"
+        );
+        let answer = lines.first().expect("an answer");
+        assert!(
+            answer.contains("\"debug\":\"depth"),
+            "{input}: not a searched answer: {answer}"
         );
     }
 }
