@@ -1,10 +1,14 @@
-//! `enclosure_mc`: a Monte Carlo bot for Enclosure (NOI 2013 圈地为王) on
-//! the NOI line protocol.
+//! `enclosure_mc`: a planning bot for Enclosure (NOI 2013 圈地为王) on the
+//! NOI line protocol.
 //!
-//! `[START] m` -> `[POS] x y` (the start vertex by Monte Carlo over a grid
-//! of vertices against random opponents); every `[STATUS] ...` ->
-//! `[ACTION] D P` (flat Monte Carlo over its non-suicidal commands with
-//! depth-limited rollouts). It rebuilds trails and land from the STATUS
+//! `[START] m` -> `[POS] x y` (a corner: far from most of the board, so
+//! opponents start far from the loops it draws first); every
+//! `[STATUS] ...` -> `[ACTION] D P` by a [`Pilot`]: with the pen up it cuts
+//! a pen-down opponent's trail it can reach before that opponent can close,
+//! else walks to and starts the rectangle loop that takes the most `ΣS²`
+//! among those every opponent is far enough from; with the pen down it
+//! follows its loop while no opponent can reach the trail before it closes,
+//! and closes by the shortest way otherwise. It rebuilds trails and land from the STATUS
 //! lines and says on stderr when the judge's STATUS differs from its
 //! prediction. Nothing but protocol lines goes to stdout; every line is
 //! flushed. `BOTZONE_TIME_LIMIT` (seconds) overrides the 1 s per step;
@@ -21,9 +25,8 @@ use std::process::ExitCode;
 use botzone::games::enclosure::line_protocol::{
     action_line, Message, ProtocolError, Status, TokenReader, Tracker,
 };
-use botzone::games::enclosure::search::{choose_command, choose_start};
-use botzone::games::enclosure::Command;
-use botzone::rng::Rng;
+use botzone::games::enclosure::plan::{Params, Pilot};
+use botzone::games::enclosure::{Command, PLAYERS};
 use botzone::time::{turn_limit, Deadline};
 
 /// The NOI limit per step, in seconds.
@@ -42,7 +45,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut rng = Rng::from_env();
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {
@@ -52,16 +55,13 @@ fn main() -> ExitCode {
             Ok(None) => return ExitCode::SUCCESS,
             Ok(Some(Message::Start(m))) => {
                 me = Some(m);
-                let choice = choose_start(m, &clock, &mut rng);
-                let (x, y) = choice.best;
-                eprintln!(
-                    "enclosure_mc: player {m} starts at ({x}, {y}) after {} rollouts",
-                    choice.rollouts
-                );
+                let (x, y) = start(m);
+                eprintln!("enclosure_mc: player {m} starts at ({x}, {y})");
                 send(&mut out, &format!("[POS] {x} {y}"))
             }
             Ok(Some(Message::Status(status))) => {
-                let command = turn(me, &mut tracker, &status, &clock, &mut rng);
+                let _ = &clock;
+                let command = turn(me, &mut tracker, &status, &mut pilot);
                 send(&mut out, &action_line(command))
             }
             Err(ProtocolError::Io(e)) => {
@@ -100,8 +100,7 @@ fn turn(
     me: Option<usize>,
     tracker: &mut Option<Tracker>,
     status: &Status,
-    clock: &Deadline,
-    rng: &mut Rng,
+    pilot: &mut Pilot,
 ) -> Command {
     let Some(me) = me else {
         eprintln!("enclosure_mc: [STATUS] before [START]");
@@ -125,13 +124,17 @@ fn turn(
     let Some(t) = tracker.as_ref() else {
         return Command::STAY;
     };
-    let choice = choose_command(t.state(), me, clock, rng);
+    let (command, intent) = pilot.command(t.state(), me);
     eprintln!(
-        "enclosure_mc: turn {}: {} ({} rollouts, mean {:.1})",
-        t.state().turn() + 1,
-        choice.best,
-        choice.rollouts,
-        choice.mean
+        "enclosure_mc: turn {}: {command} ({intent:?})",
+        t.state().turn() + 1
     );
-    choice.best
+    command
+}
+
+/// The start vertex of player `m`: corner `m` (clockwise from the top
+/// left), so that four copies spread out.
+fn start(m: usize) -> (u8, u8) {
+    const CORNERS: [(u8, u8); PLAYERS] = [(0, 0), (10, 0), (10, 10), (0, 10)];
+    CORNERS[m % PLAYERS]
 }

@@ -41,6 +41,7 @@ use crate::games::{Game, Rules, Scoring};
 use crate::rng::Rng;
 
 pub mod line_protocol;
+pub mod plan;
 pub mod referee;
 pub mod search;
 

@@ -1,0 +1,626 @@
+//! Enclosure planning: distance maps, safe rectangles and bail-out paths.
+//!
+//! The score `10·ΣS²` rewards one big region, and a pen-down trail dies
+//! when anybody steps on it. A loop of `P` edges is safe against any
+//! opponent whose distance to every vertex of the loop is at least the
+//! number of turns the trail stays open. This module measures that: pen-up
+//! distance maps of every player ([`distance_map`]), every axis-aligned
+//! rectangle as a candidate loop with the unowned land it would take and
+//! how close each opponent is to its boundary ([`Planner::best_rectangle`]),
+//! the shortest way back to one's own trail ([`closing_path`]), and how
+//! soon a pen-down opponent can close its loop ([`Planner::cut_target`]).
+//!
+//! Everything works on fixed arrays: no allocation.
+
+use super::{
+    xy, Command, Dir, Pen, PenState, State, CELL_SIDE, MAX_TURNS, PLAYERS, SIDE, VERTICES,
+};
+
+/// The distance of a vertex nobody can reach.
+pub const FAR: u8 = u8::MAX;
+
+/// Distances in moves from one player to every vertex.
+pub type DistMap = [u8; VERTICES];
+
+/// A walk: vertex indices in order.
+#[derive(Clone, Copy, Debug)]
+pub struct Path {
+    v: [u8; VERTICES + 1],
+    len: usize,
+}
+
+impl Default for Path {
+    fn default() -> Self {
+        Path {
+            v: [0; VERTICES + 1],
+            len: 0,
+        }
+    }
+}
+
+impl Path {
+    /// The vertices.
+    pub fn vertices(&self) -> &[u8] {
+        &self.v[..self.len]
+    }
+    /// The number of vertices.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// Whether the path has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    fn push(&mut self, v: u8) {
+        if self.len < self.v.len() {
+            self.v[self.len] = v;
+            self.len += 1;
+        }
+    }
+}
+
+/// The direction of the move from `a` to the adjacent vertex `b`.
+pub fn dir_between(a: u8, b: u8) -> Option<Dir> {
+    let (ax, ay) = xy(a);
+    let (bx, by) = xy(b);
+    Dir::from_delta(i32::from(bx) - i32::from(ax), i32::from(by) - i32::from(ay))
+}
+
+fn neighbours(v: u8) -> impl Iterator<Item = (Dir, u8)> {
+    Dir::MOVES
+        .into_iter()
+        .filter_map(move |d| State::neighbour(v, d).map(|n| (d, n)))
+}
+
+/// Pen-up distances of player `p` to every vertex ([`FAR`] for a dead
+/// player and for vertices it cannot reach): breadth-first over the edges
+/// it may walk with the pen up (not interior to another player's region),
+/// plus the turns it is still held by a trap. `parent` gets the vertex
+/// each one was reached from (for paths back).
+pub fn distance_map(st: &State, p: usize, out: &mut DistMap, parent: &mut [u8; VERTICES]) {
+    out.fill(FAR);
+    parent.fill(FAR);
+    let pl = st.player(p);
+    if !pl.is_alive() {
+        return;
+    }
+    let mut queue = [0u8; VERTICES];
+    let (mut head, mut tail) = (0, 0);
+    let start = pl.vertex();
+    out[usize::from(start)] = pl.stuck();
+    queue[tail] = start;
+    tail += 1;
+    while head < tail {
+        let v = queue[head];
+        head += 1;
+        let d = out[usize::from(v)];
+        for (_, n) in neighbours(v) {
+            if out[usize::from(n)] != FAR {
+                continue;
+            }
+            if let Some(o) = st.interior_owner(v, n) {
+                if o != p {
+                    continue;
+                }
+            }
+            out[usize::from(n)] = d.saturating_add(1);
+            parent[usize::from(n)] = v;
+            queue[tail] = n;
+            tail += 1;
+        }
+    }
+}
+
+/// The shortest way for pen-down player `p` to close its loop: from its
+/// vertex to a vertex of its trail, over edges interior to no region,
+/// through no other trail vertex, never starting with the move opposite to
+/// its last one. The path starts at the player's vertex and ends on the
+/// trail; `None` when the pen is up or no way exists.
+pub fn closing_path(st: &State, p: usize) -> Option<Path> {
+    let pl = st.player(p);
+    if pl.state() != PenState::Down {
+        return None;
+    }
+    let start = pl.vertex();
+    let trail = pl.trail_set();
+    let back = pl.last_dir().opposite();
+    let mut dist = [FAR; VERTICES];
+    let mut parent = [FAR; VERTICES];
+    let mut queue = [0u8; VERTICES];
+    let (mut head, mut tail) = (0, 0);
+    dist[usize::from(start)] = 0;
+    queue[tail] = start;
+    tail += 1;
+    while head < tail {
+        let v = queue[head];
+        head += 1;
+        for (d, n) in neighbours(v) {
+            if v == start && pl.last_dir() != Dir::Stay && d == back {
+                continue;
+            }
+            if dist[usize::from(n)] != FAR || st.interior_owner(v, n).is_some() {
+                continue;
+            }
+            dist[usize::from(n)] = dist[usize::from(v)] + 1;
+            parent[usize::from(n)] = v;
+            if trail & (1u128 << n) != 0 {
+                // Closes the loop here.
+                let mut rev = Path::default();
+                let mut x = n;
+                while x != start {
+                    rev.push(x);
+                    x = parent[usize::from(x)];
+                }
+                rev.push(start);
+                let mut path = Path::default();
+                for &x in rev.vertices().iter().rev() {
+                    path.push(x);
+                }
+                return Some(path);
+            }
+            queue[tail] = n;
+            tail += 1;
+        }
+    }
+    None
+}
+
+/// How the planner weighs safety against size.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// A rectangle of perimeter `P` is taken when every live opponent is at
+    /// least `ceil(safety · P)` moves (plus `walk_weight` times the walk to
+    /// it) from every vertex of it. `1.0` is safe against any opponent that
+    /// rushes the trail; `0.5` assumes opponents go on with their business
+    /// and relies on [`Params::bail_slack`] to give up in time.
+    pub safety: f64,
+    /// Counts the walk to the rectangle against opponents' distances.
+    pub walk_weight: f64,
+    /// Pen down, the plan goes on while every live opponent is at least
+    /// `remaining - bail_slack` moves from every vertex of the loop;
+    /// otherwise the bot closes by the shortest way.
+    pub bail_slack: i32,
+    /// Value kept per move of walking to a rectangle (`0.9`: a rectangle
+    /// ten moves away is worth 35% of one at hand).
+    pub walk_discount: f64,
+    /// Cut a pen-down opponent's trail (pen up) when it is at most this
+    /// many moves away and reachable before the opponent can close.
+    pub cut_reach: u8,
+}
+
+impl Params {
+    /// The strong bot's setting.
+    pub const STRONG: Params = Params {
+        safety: 0.5,
+        walk_weight: 1.0,
+        bail_slack: 0,
+        walk_discount: 0.9,
+        cut_reach: 8,
+    };
+    /// A careful planner that never cuts: only loops no opponent can reach
+    /// in time.
+    pub const CAREFUL: Params = Params {
+        safety: 1.0,
+        walk_weight: 1.0,
+        bail_slack: 0,
+        walk_discount: 0.9,
+        cut_reach: 0,
+    };
+}
+
+/// A planned rectangle loop.
+#[derive(Clone, Copy, Debug)]
+pub struct Rect {
+    /// Corners `(x0, y0)`-`(x1, y1)`, `x0 < x1`, `y0 < y1`.
+    pub corners: (u8, u8, u8, u8),
+    /// Where the loop starts (a boundary vertex).
+    pub entry: u8,
+    /// The moves to walk there with the pen up.
+    pub walk: u8,
+    /// `ΣS²` of the unowned cells it would take.
+    pub gain: u32,
+    /// The loop's vertices from `entry` round to `entry` again.
+    pub loop_path: Path,
+}
+
+/// The distance maps of one position, and the plans built on them.
+pub struct Planner<'a> {
+    st: &'a State,
+    me: usize,
+    dist: [DistMap; PLAYERS],
+    parent: [[u8; VERTICES]; PLAYERS],
+    params: Params,
+}
+
+/// The boundary of rectangle `(x0, y0)-(x1, y1)` clockwise from its top-left
+/// corner, without repeating it.
+fn perimeter(x0: u8, y0: u8, x1: u8, y1: u8, out: &mut Path) {
+    out.len = 0;
+    for x in x0..x1 {
+        out.push(super::vertex(x, y0));
+    }
+    for y in y0..y1 {
+        out.push(super::vertex(x1, y));
+    }
+    for x in (x0 + 1..=x1).rev() {
+        out.push(super::vertex(x, y1));
+    }
+    for y in (y0 + 1..=y1).rev() {
+        out.push(super::vertex(x0, y));
+    }
+}
+
+/// `ΣS²` over the 4-connected components of the unowned cells inside the
+/// rectangle of cells `[x0, x1) × [y0, y1)`.
+fn gain_inside(st: &State, x0: u8, y0: u8, x1: u8, y1: u8) -> u32 {
+    let mut seen = [false; CELL_SIDE * CELL_SIDE];
+    let mut stack = [0u8; CELL_SIDE * CELL_SIDE];
+    let mut total = 0;
+    for j in y0..y1 {
+        for i in x0..x1 {
+            let c = usize::from(j) * CELL_SIDE + usize::from(i);
+            if seen[c] || st.owner(i, j).is_some() {
+                continue;
+            }
+            seen[c] = true;
+            let mut n = 0u32;
+            let mut top = 1;
+            stack[0] = c as u8;
+            while top > 0 {
+                top -= 1;
+                let c = stack[top];
+                n += 1;
+                let (ci, cj) = (c % CELL_SIDE as u8, c / CELL_SIDE as u8);
+                let steps = [(-1i8, 0i8), (1, 0), (0, -1), (0, 1)];
+                for (di, dj) in steps {
+                    let (ni, nj) = (ci as i8 + di, cj as i8 + dj);
+                    if ni < x0 as i8 || nj < y0 as i8 || ni >= x1 as i8 || nj >= y1 as i8 {
+                        continue;
+                    }
+                    let (ni, nj) = (ni as u8, nj as u8);
+                    let k = usize::from(nj) * CELL_SIDE + usize::from(ni);
+                    if !seen[k] && st.owner(ni, nj).is_none() {
+                        seen[k] = true;
+                        stack[top] = k as u8;
+                        top += 1;
+                    }
+                }
+            }
+            total += n * n;
+        }
+    }
+    total
+}
+
+impl<'a> Planner<'a> {
+    /// Distance maps of every player in `st`, for player `me`.
+    pub fn new(st: &'a State, me: usize, params: Params) -> Self {
+        let mut dist = [[FAR; VERTICES]; PLAYERS];
+        let mut parent = [[FAR; VERTICES]; PLAYERS];
+        for p in 0..PLAYERS {
+            distance_map(st, p, &mut dist[p], &mut parent[p]);
+        }
+        Planner {
+            st,
+            me,
+            dist,
+            parent,
+            params,
+        }
+    }
+
+    /// Player `p`'s distance map.
+    pub fn dist(&self, p: usize) -> &DistMap {
+        &self.dist[p]
+    }
+
+    /// The nearest any live opponent of `me` gets to a vertex of `path`
+    /// ([`FAR`] with no opponent).
+    pub fn threat(&self, path: &[u8]) -> u8 {
+        let mut m = FAR;
+        for p in 0..PLAYERS {
+            if p == self.me || !self.st.player(p).is_alive() {
+                continue;
+            }
+            for &v in path {
+                m = m.min(self.dist[p][usize::from(v)]);
+            }
+        }
+        m
+    }
+
+    /// The first move of `me`'s shortest pen-up walk to `target`.
+    pub fn step_towards(&self, target: u8) -> Option<Dir> {
+        let d = &self.dist[self.me];
+        if d[usize::from(target)] == FAR {
+            return None;
+        }
+        let here = self.st.player(self.me).vertex();
+        let mut v = target;
+        while self.parent[self.me][usize::from(v)] != here {
+            let p = self.parent[self.me][usize::from(v)];
+            if p == FAR {
+                return None;
+            }
+            v = p;
+        }
+        dir_between(here, v)
+    }
+
+    /// The most valuable rectangle loop `me` can start (pen up), weighing
+    /// its gain by the walk there and keeping only those the opponents
+    /// cannot reach in time by [`Params::safety`]; `None` when none fits
+    /// the turns left.
+    pub fn best_rectangle(&self) -> Option<Rect> {
+        let st = self.st;
+        let me = self.me;
+        let mine = &self.dist[me];
+        let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
+        let mut best: Option<(f64, Rect)> = None;
+        let mut per = Path::default();
+        let trap_vertices: u128 = st
+            .traps()
+            .fold(0u128, |acc, (x, y, _)| acc | (1u128 << super::vertex(x, y)));
+        for y0 in 0..SIDE as u8 {
+            for y1 in y0 + 1..SIDE as u8 {
+                for x0 in 0..SIDE as u8 {
+                    for x1 in x0 + 1..SIDE as u8 {
+                        let p = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0));
+                        if p > left {
+                            continue;
+                        }
+                        perimeter(x0, y0, x1, y1, &mut per);
+                        let vs = per.vertices();
+                        // Walkable with the pen down, and the nearest entry.
+                        let mut ok = true;
+                        let mut entry = 0usize;
+                        for k in 0..vs.len() {
+                            let a = vs[k];
+                            let b = vs[(k + 1) % vs.len()];
+                            if st.interior_owner(a, b).is_some()
+                                || trap_vertices & (1u128 << a) != 0
+                            {
+                                ok = false;
+                                break;
+                            }
+                            if mine[usize::from(a)] < mine[usize::from(vs[entry])] {
+                                entry = k;
+                            }
+                        }
+                        if !ok {
+                            continue;
+                        }
+                        let walk = mine[usize::from(vs[entry])];
+                        if walk == FAR || i32::from(walk) + p > left {
+                            continue;
+                        }
+                        let need = (self.params.safety * f64::from(p)
+                            + self.params.walk_weight * f64::from(walk))
+                        .ceil();
+                        if f64::from(self.threat(vs)) < need {
+                            continue;
+                        }
+                        let gain = gain_inside(st, x0, y0, x1, y1);
+                        if gain == 0 {
+                            continue;
+                        }
+                        let score = f64::from(gain)
+                            * self.params.walk_discount.powi(i32::from(walk))
+                            - 0.01 * f64::from(p);
+                        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                            let mut loop_path = Path::default();
+                            for k in 0..=vs.len() {
+                                loop_path.push(vs[(entry + k) % vs.len()]);
+                            }
+                            best = Some((
+                                score,
+                                Rect {
+                                    corners: (x0, y0, x1, y1),
+                                    entry: vs[entry],
+                                    walk,
+                                    gain,
+                                    loop_path,
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|(_, r)| r)
+    }
+
+    /// A vertex of a pen-down opponent's trail (or the opponent's vertex)
+    /// that `me` reaches with the pen up before the opponent can close its
+    /// loop, at most [`Params::cut_reach`] moves away: the nearest such.
+    pub fn cut_target(&self) -> Option<u8> {
+        let mine = &self.dist[self.me];
+        let mut best: Option<(u8, u8)> = None;
+        for p in 0..PLAYERS {
+            let pl = self.st.player(p);
+            if p == self.me || pl.state() != PenState::Down {
+                continue;
+            }
+            let close = closing_path(self.st, p).map_or(FAR, |c| (c.len() - 1) as u8);
+            // The opponent is still pen down at the end of turn `close - 1`.
+            let until = close.saturating_add(pl.stuck());
+            for &v in self.st.trail(p) {
+                let d = mine[usize::from(v)];
+                if d == 0 || d > self.params.cut_reach || d >= until {
+                    continue;
+                }
+                if best.is_none_or(|(bd, _)| d < bd) {
+                    best = Some((d, v));
+                }
+            }
+        }
+        best.map(|(_, v)| v)
+    }
+}
+
+/// The command that walks from `here` to the adjacent `next`, with `pen`.
+pub fn command_to(here: u8, next: u8, pen: Pen) -> Command {
+    dir_between(here, next).map_or(Command::STAY, |d| Command::new(d, pen))
+}
+
+/// A planning bot's memory across turns: the loop it is drawing.
+#[derive(Clone, Copy, Debug)]
+pub struct Pilot {
+    params: Params,
+    plan: Path,
+}
+
+/// What a [`Pilot`] decided, for the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Nothing to do (trapped, dead, or no plan fits).
+    Idle,
+    /// Goes on along its loop.
+    Draw,
+    /// Closes its loop by the shortest way: an opponent came too close.
+    BailOut,
+    /// Walks (pen up) towards a pen-down opponent's trail.
+    Cut,
+    /// Walks (pen up) to where its next loop starts.
+    Walk,
+    /// Puts the pen down and starts a loop.
+    Start,
+}
+
+impl Pilot {
+    /// A pilot with no plan yet.
+    pub fn new(params: Params) -> Self {
+        Pilot {
+            params,
+            plan: Path::default(),
+        }
+    }
+
+    /// The loop being drawn (empty with none).
+    pub fn plan(&self) -> &[u8] {
+        self.plan.vertices()
+    }
+
+    /// Player `me`'s command in `st`: never one that kills it by itself
+    /// ([`State::kills_itself`]).
+    pub fn command(&mut self, st: &State, me: usize) -> (Command, Intent) {
+        let pl = st.player(me);
+        if st.is_over() || !pl.is_alive() || pl.stuck() > 0 {
+            return (Command::STAY, Intent::Idle);
+        }
+        let planner = Planner::new(st, me, self.params);
+        let here = pl.vertex();
+        let (c, intent) = match pl.state() {
+            PenState::Down => self.pen_down(st, me, &planner),
+            _ => self.pen_up(&planner),
+        };
+        let _ = here;
+        if st.kills_itself(me, c) {
+            return (self.fallback(st, me), Intent::Idle);
+        }
+        (c, intent)
+    }
+
+    fn pen_down(&mut self, st: &State, me: usize, planner: &Planner) -> (Command, Intent) {
+        let trail = st.trail(me);
+        let here = st.player(me).vertex();
+        let plan = self.plan.vertices();
+        if plan.len() > trail.len() && plan[..trail.len()] == *trail {
+            let remaining = (plan.len() - trail.len()) as i32;
+            let threat = i32::from(planner.threat(&plan[..plan.len() - 1]));
+            let next = plan[trail.len()];
+            let go = command_to(here, next, Pen::Keep);
+            if threat >= remaining - self.params.bail_slack
+                || self.can_bail_after(st, me, go, planner)
+            {
+                return (go, Intent::Draw);
+            }
+        }
+        match closing_path(st, me) {
+            Some(c) if c.len() >= 2 => {
+                let mut plan = Path::default();
+                for &v in trail {
+                    plan.push(v);
+                }
+                for &v in &c.vertices()[1..] {
+                    plan.push(v);
+                }
+                self.plan = plan;
+                (
+                    command_to(here, c.vertices()[1], Pen::Keep),
+                    Intent::BailOut,
+                )
+            }
+            _ => {
+                self.plan = Path::default();
+                (self.fallback(st, me), Intent::Idle)
+            }
+        }
+    }
+
+    /// Whether, after `me` plays `go`, the shortest way to close still
+    /// keeps ahead of every opponent (each one move nearer by then).
+    fn can_bail_after(&self, st: &State, me: usize, go: Command, planner: &Planner) -> bool {
+        if st.kills_itself(me, go) {
+            return false;
+        }
+        let mut sim = st.clone();
+        let mut joint = [Command::STAY; PLAYERS];
+        joint[me] = go;
+        sim.apply_unchecked(&joint);
+        let pl = sim.player(me);
+        if !pl.is_alive() {
+            return false;
+        }
+        if pl.state() != PenState::Down {
+            // The move closes the loop.
+            return true;
+        }
+        let Some(c) = closing_path(&sim, me) else {
+            return false;
+        };
+        let rest = (c.len() - 1) as i32;
+        let t1 = i32::from(planner.threat(sim.trail(me)));
+        let t2 = i32::from(planner.threat(c.vertices()));
+        t1.min(t2) - 1 >= rest - self.params.bail_slack
+    }
+
+    fn pen_up(&mut self, planner: &Planner) -> (Command, Intent) {
+        self.plan = Path::default();
+        if self.params.cut_reach > 0 {
+            if let Some(v) = planner.cut_target() {
+                if let Some(d) = planner.step_towards(v) {
+                    return (Command::new(d, Pen::Keep), Intent::Cut);
+                }
+            }
+        }
+        let Some(r) = planner.best_rectangle() else {
+            return (Command::STAY, Intent::Idle);
+        };
+        if r.walk == 0 {
+            let path = r.loop_path.vertices();
+            let c = command_to(path[0], path[1], Pen::Down);
+            self.plan = r.loop_path;
+            return (c, Intent::Start);
+        }
+        match planner.step_towards(r.entry) {
+            Some(d) => (Command::new(d, Pen::Keep), Intent::Walk),
+            None => (Command::STAY, Intent::Idle),
+        }
+    }
+
+    /// A command that does not kill `me` by itself: stay when allowed,
+    /// else the first legal move.
+    fn fallback(&self, st: &State, me: usize) -> Command {
+        let mut legal = super::Commands::new();
+        st.legal_commands(me, &mut legal);
+        if legal.iter().any(|&c| c == Command::STAY) {
+            return Command::STAY;
+        }
+        legal
+            .iter()
+            .copied()
+            .find(|c| c.pen != Pen::Skill)
+            .unwrap_or(Command::STAY)
+    }
+}
