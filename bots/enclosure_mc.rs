@@ -45,7 +45,15 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut pilot = Pilot::new(Params::STRONG);
+    let mut params = Params::STRONG;
+    if let Ok(v) = std::env::var("DEV_PARAMS") {
+        let f: Vec<f64> = v.split(',').map(|x| x.parse().unwrap()).collect();
+        params.safety = f[0];
+        params.approach = f[1];
+        params.bail_slack = f[2] as i32;
+        params.cut_reach = f[3] as u8;
+    }
+    let mut pilot = Pilot::new(params);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

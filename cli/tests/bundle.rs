@@ -41,6 +41,7 @@ const BOTS: &[(&str, &str, Compare)] = &[
     ("pacman_mc", "pacman2", Compare::Answers),
     ("tank_minimax", "tank", Compare::Answers),
     ("enclosure_mc", "enclosure", Compare::Answers),
+    ("enclosure_greedy", "enclosure", Compare::Exact),
 ];
 
 /// The seed and the per-turn time limit both programs run with.
@@ -191,7 +192,7 @@ fn generated_inputs(bot: &str) -> Vec<(String, Vec<u8>)> {
                 )
             })
             .collect(),
-        "enclosure_mc" => (0..2)
+        "enclosure_mc" | "enclosure_greedy" => (0..2)
             .map(|p| {
                 (
                     format!("generated [START] {p}"),
@@ -353,6 +354,11 @@ fn tank_minimax_bundle_answers_like_the_binary() {
 #[test]
 fn enclosure_mc_bundle_answers_like_the_binary() {
     check_bot("enclosure_mc");
+}
+
+#[test]
+fn enclosure_greedy_bundle_answers_like_the_binary() {
+    check_bot("enclosure_greedy");
 }
 
 /// `[[bin]]` names whose source is under bots/ (not bots/baseline/, which

@@ -183,6 +183,10 @@ pub struct Params {
     /// Value kept per move of walking to a rectangle (`0.9`: a rectangle
     /// ten moves away is worth 35% of one at hand).
     pub walk_discount: f64,
+    /// How many moves per turn opponents are assumed to come nearer when a
+    /// loop is planned ([`Planner::exposure_ok`]): `1.0` plans for
+    /// opponents that rush the trail from the start.
+    pub approach: f64,
     /// Cut a pen-down opponent's trail (pen up) when it is at most this
     /// many moves away and reachable before the opponent can close.
     pub cut_reach: u8,
@@ -195,6 +199,7 @@ impl Params {
         walk_weight: 1.0,
         bail_slack: 0,
         walk_discount: 0.9,
+        approach: 0.5,
         cut_reach: 8,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
@@ -204,6 +209,7 @@ impl Params {
         walk_weight: 1.0,
         bail_slack: 0,
         walk_discount: 0.9,
+        approach: 1.0,
         cut_reach: 0,
     };
 }
@@ -348,15 +354,17 @@ impl<'a> Planner<'a> {
     }
 
     /// The most valuable rectangle loop `me` can start (pen up), weighing
-    /// its gain by the walk there and keeping only those the opponents
-    /// cannot reach in time by [`Params::safety`]; `None` when none fits
-    /// the turns left.
+    /// its gain by the walk there. Candidates pass a quick filter (every
+    /// live opponent at least `safety · P + walk_weight · walk` moves from
+    /// the border), then, best first, the loops that start here are played
+    /// out on the simulator ([`Planner::exposure_ok`]); `None` when none
+    /// fits.
     pub fn best_rectangle(&self) -> Option<Rect> {
         let st = self.st;
         let me = self.me;
         let mine = &self.dist[me];
         let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
-        let mut best: Option<(f64, Rect)> = None;
+        let mut cands: Vec<(f64, Rect)> = Vec::new();
         let mut per = Path::default();
         let trap_vertices: u128 = st
             .traps()
@@ -407,12 +415,18 @@ impl<'a> Planner<'a> {
                         let score = f64::from(gain)
                             * self.params.walk_discount.powi(i32::from(walk))
                             - 0.01 * f64::from(p);
-                        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                        for reverse in [false, true] {
                             let mut loop_path = Path::default();
-                            for k in 0..=vs.len() {
-                                loop_path.push(vs[(entry + k) % vs.len()]);
+                            let n = vs.len();
+                            for k in 0..=n {
+                                let i = if reverse {
+                                    (entry + n - k % n) % n
+                                } else {
+                                    (entry + k) % n
+                                };
+                                loop_path.push(vs[i]);
                             }
-                            best = Some((
+                            cands.push((
                                 score,
                                 Rect {
                                     corners: (x0, y0, x1, y1),
@@ -427,7 +441,63 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        best.map(|(_, r)| r)
+        cands.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut sim = st.clone();
+        for (checked, (_, r)) in cands.into_iter().enumerate() {
+            if r.walk > 0 || checked >= 400 || self.exposure_ok(&mut sim, r.loop_path.vertices()) {
+                return Some(r);
+            }
+        }
+        None
+    }
+
+    /// Plays `me`'s loop `path` (starting at its vertex, pen down) on
+    /// `sim` with everybody else standing still, and checks after every
+    /// move but the last that the shortest way to close keeps ahead of
+    /// every opponent: each one's distance to the trail and to that way,
+    /// less `approach` per move played, is at least the way's length less
+    /// [`Params::bail_slack`]. `sim` is given back as it was.
+    pub fn exposure_ok(&self, sim: &mut State, path: &[u8]) -> bool {
+        let me = self.me;
+        let mut played = 0;
+        let mut ok = true;
+        for t in 1..path.len() {
+            let Some(d) = dir_between(path[t - 1], path[t]) else {
+                ok = false;
+                break;
+            };
+            let pen = if t == 1 { Pen::Down } else { Pen::Keep };
+            let mut joint = [Command::STAY; PLAYERS];
+            joint[me] = Command::new(d, pen);
+            if sim.kills_itself(me, joint[me]) {
+                ok = false;
+                break;
+            }
+            sim.apply_unchecked(&joint);
+            played += 1;
+            let pl = sim.player(me);
+            if !pl.is_alive() {
+                ok = false;
+                break;
+            }
+            if pl.state() != PenState::Down {
+                break;
+            }
+            let Some(c) = closing_path(sim, me) else {
+                ok = false;
+                break;
+            };
+            let rest = (c.len() - 1) as f64;
+            let near = f64::from(self.threat(sim.trail(me)).min(self.threat(c.vertices())));
+            if near - self.params.approach * (t as f64) < rest - f64::from(self.params.bail_slack) {
+                ok = false;
+                break;
+            }
+        }
+        for _ in 0..played {
+            sim.undo();
+        }
+        ok
     }
 
     /// A vertex of a pen-down opponent's trail (or the opponent's vertex)
