@@ -52,6 +52,12 @@ fn main() -> ExitCode {
         params.approach = f[1];
         params.bail_slack = f[2] as i32;
         params.cut_reach = f[3] as u8;
+        if f.len() > 4 {
+            params.walk_discount = f[4];
+        }
+        if f.len() > 5 {
+            params.min_gain = f[5] as u32;
+        }
     }
     let mut pilot = Pilot::new(params);
     let mut me: Option<usize> = None;

@@ -187,6 +187,9 @@ pub struct Params {
     /// loop is planned ([`Planner::exposure_ok`]): `1.0` plans for
     /// opponents that rush the trail from the start.
     pub approach: f64,
+    /// Loops taking less `ΣS²` than this are not drawn before the last
+    /// [`LATE`] turns: better to wait for room for a big one.
+    pub min_gain: u32,
     /// Cut a pen-down opponent's trail (pen up) when it is at most this
     /// many moves away and reachable before the opponent can close.
     pub cut_reach: u8,
@@ -195,11 +198,12 @@ pub struct Params {
 impl Params {
     /// The strong bot's setting.
     pub const STRONG: Params = Params {
-        safety: 0.5,
+        safety: 0.0,
         walk_weight: 1.0,
         bail_slack: 0,
         walk_discount: 0.9,
-        approach: 0.5,
+        approach: 0.0,
+        min_gain: 25,
         cut_reach: 8,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
@@ -210,9 +214,16 @@ impl Params {
         bail_slack: 0,
         walk_discount: 0.9,
         approach: 1.0,
+        min_gain: 1,
         cut_reach: 0,
     };
 }
+
+/// The last turns, when any loop is worth drawing ([`Params::min_gain`]).
+pub const LATE: i32 = 25;
+
+/// The most candidate loops [`Planner::best_rectangle`] plays out.
+pub const MAX_CHECKS: usize = 3000;
 
 /// A planned rectangle loop.
 #[derive(Clone, Copy, Debug)]
@@ -409,7 +420,7 @@ impl<'a> Planner<'a> {
                             continue;
                         }
                         let gain = gain_inside(st, x0, y0, x1, y1);
-                        if gain == 0 {
+                        if gain == 0 || (gain < self.params.min_gain && left > LATE) {
                             continue;
                         }
                         let score = f64::from(gain)
@@ -442,9 +453,29 @@ impl<'a> Planner<'a> {
             }
         }
         cands.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut sim = st.clone();
+        let mut here = st.clone();
+        let mut there = st.clone();
         for (checked, (_, r)) in cands.into_iter().enumerate() {
-            if r.walk > 0 || checked >= 400 || self.exposure_ok(&mut sim, r.loop_path.vertices()) {
+            if checked >= MAX_CHECKS {
+                break;
+            }
+            let ok = if r.walk == 0 {
+                self.exposure_ok(&mut here, r.loop_path.vertices(), 0.0)
+            } else {
+                // As if already at the entry, the opponents `walk` moves nearer.
+                let mut shown = [(0u8, 0u8, PenState::Up, 0u8, 0i32); PLAYERS];
+                for (p, s) in shown.iter_mut().enumerate() {
+                    let pl = st.player(p);
+                    let (x, y) = if p == me { xy(r.entry) } else { pl.position() };
+                    *s = (x, y, pl.state(), pl.stuck(), pl.decline());
+                }
+                there.clone_from(st);
+                let traps: Vec<(u8, u8, u8)> = st.traps().collect();
+                there.force_visible(&shown, &traps);
+                let lead = self.params.walk_weight * f64::from(r.walk);
+                self.exposure_ok(&mut there, r.loop_path.vertices(), lead)
+            };
+            if ok {
                 return Some(r);
             }
         }
@@ -456,8 +487,9 @@ impl<'a> Planner<'a> {
     /// move but the last that the shortest way to close keeps ahead of
     /// every opponent: each one's distance to the trail and to that way,
     /// less `approach` per move played, is at least the way's length less
-    /// [`Params::bail_slack`]. `sim` is given back as it was.
-    pub fn exposure_ok(&self, sim: &mut State, path: &[u8]) -> bool {
+    /// [`Params::bail_slack`] and `lead` (moves the opponents get before
+    /// the loop starts). `sim` is given back as it was.
+    pub fn exposure_ok(&self, sim: &mut State, path: &[u8], lead: f64) -> bool {
         let me = self.me;
         let mut played = 0;
         let mut ok = true;
@@ -489,7 +521,9 @@ impl<'a> Planner<'a> {
             };
             let rest = (c.len() - 1) as f64;
             let near = f64::from(self.threat(sim.trail(me)).min(self.threat(c.vertices())));
-            if near - self.params.approach * (t as f64) < rest - f64::from(self.params.bail_slack) {
+            if near - 1.0 - lead - self.params.approach * (t as f64)
+                < rest - f64::from(self.params.bail_slack)
+            {
                 ok = false;
                 break;
             }
