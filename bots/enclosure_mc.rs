@@ -58,6 +58,9 @@ fn main() -> ExitCode {
         if f.len() > 5 {
             params.min_gain = f[5] as u32;
         }
+        if f.len() > 6 {
+            params.idle_moves = f[6] != 0.0;
+        }
     }
     let mut pilot = Pilot::new(params);
     let mut me: Option<usize> = None;

@@ -190,6 +190,9 @@ pub struct Params {
     /// Loops taking less `ΣS²` than this are not drawn before the last
     /// [`LATE`] turns: better to wait for room for a big one.
     pub min_gain: u32,
+    /// With no loop to draw, step away from the nearest opponent (else
+    /// stay).
+    pub idle_moves: bool,
     /// Cut a pen-down opponent's trail (pen up) when it is at most this
     /// many moves away and reachable before the opponent can close.
     pub cut_reach: u8,
@@ -204,6 +207,7 @@ impl Params {
         walk_discount: 0.9,
         approach: 0.0,
         min_gain: 25,
+        idle_moves: true,
         cut_reach: 8,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
@@ -215,6 +219,7 @@ impl Params {
         walk_discount: 0.9,
         approach: 1.0,
         min_gain: 1,
+        idle_moves: false,
         cut_reach: 0,
     };
 }
@@ -699,7 +704,7 @@ impl Pilot {
             }
         }
         let Some(r) = planner.best_rectangle() else {
-            return (Command::STAY, Intent::Idle);
+            return (self.idle_step(planner), Intent::Idle);
         };
         if r.walk == 0 {
             let path = r.loop_path.vertices();
@@ -711,6 +716,32 @@ impl Pilot {
             Some(d) => (Command::new(d, Pen::Keep), Intent::Walk),
             None => (Command::STAY, Intent::Idle),
         }
+    }
+
+    /// Pen up with no loop to draw: the step (or stay) that gets farthest
+    /// from the nearest opponent, onto no trap.
+    fn idle_step(&self, planner: &Planner) -> Command {
+        let st = planner.st;
+        let me = planner.me;
+        let here = st.player(me).vertex();
+        let mut best = (planner.threat(&[here]), Command::STAY);
+        if self.params.idle_moves {
+            for d in Dir::MOVES {
+                let c = Command::new(d, Pen::Keep);
+                let Some(n) = State::neighbour(here, d) else {
+                    continue;
+                };
+                let (x, y) = xy(n);
+                if st.kills_itself(me, c) || st.trap(x, y) > 0 {
+                    continue;
+                }
+                let t = planner.threat(&[n]);
+                if t > best.0 {
+                    best = (t, c);
+                }
+            }
+        }
+        best.1
     }
 
     /// A command that does not kill `me` by itself: stay when allowed,
