@@ -6,17 +6,22 @@
 //! `[STATUS] ...` -> `[ACTION] D P` by a [`Pilot`]: with the pen up it cuts
 //! a pen-down opponent's trail it can reach before that opponent can close,
 //! else walks to and starts the rectangle loop that takes the most `ΣS²`
-//! among those every opponent is far enough from; with the pen down it
-//! follows its loop while no opponent can reach the trail before it closes,
-//! and closes by the shortest way otherwise. It rebuilds trails and land from the STATUS
-//! lines and says on stderr when the judge's STATUS differs from its
+//! among those that stay safe when played out on the simulator (after
+//! every move, the shortest way to close is shorter than every opponent's
+//! distance to the trail and to that way), with no loop under 25 cells'
+//! worth before the last 25 turns (it waits, stepping away from the
+//! nearest opponent, for room to draw a big one); with the pen down it
+//! follows its loop while that still holds after the next move, and closes
+//! by the shortest way otherwise. It rebuilds trails and land from the
+//! STATUS lines and says on stderr when the judge's STATUS differs from its
 //! prediction. Nothing but protocol lines goes to stdout; every line is
-//! flushed. `BOTZONE_TIME_LIMIT` (seconds) overrides the 1 s per step;
-//! `BOTZONE_SEED` fixes the random choices.
+//! flushed. It is deterministic and answers in milliseconds, so
+//! `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and `BOTZONE_ITERATIONS` change
+//! nothing.
 //!
 //! ```text
 //! $ printf '[START] 0\n' | cargo run --release --bin enclosure_mc
-//! [POS] 4 6
+//! [POS] 0 0
 //! ```
 
 use std::io::{self, BufWriter, Write};
@@ -27,14 +32,6 @@ use botzone::games::enclosure::line_protocol::{
 };
 use botzone::games::enclosure::plan::{Params, Pilot};
 use botzone::games::enclosure::{Command, PLAYERS};
-use botzone::time::{turn_limit, Deadline};
-
-/// The NOI limit per step, in seconds.
-const STEP_LIMIT: f64 = 1.0;
-
-fn deadline() -> Deadline {
-    Deadline::for_turn(turn_limit(Some(STEP_LIMIT), false))
-}
 
 fn send(out: &mut impl Write, line: &str) -> io::Result<()> {
     writeln!(out, "{line}")?;
@@ -45,29 +42,11 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut params = Params::STRONG;
-    if let Ok(v) = std::env::var("DEV_PARAMS") {
-        let f: Vec<f64> = v.split(',').map(|x| x.parse().unwrap()).collect();
-        params.safety = f[0];
-        params.approach = f[1];
-        params.bail_slack = f[2] as i32;
-        params.cut_reach = f[3] as u8;
-        if f.len() > 4 {
-            params.walk_discount = f[4];
-        }
-        if f.len() > 5 {
-            params.min_gain = f[5] as u32;
-        }
-        if f.len() > 6 {
-            params.idle_moves = f[6] != 0.0;
-        }
-    }
-    let mut pilot = Pilot::new(params);
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {
         let message = reader.read_message();
-        let clock = deadline();
         let result = match message {
             Ok(None) => return ExitCode::SUCCESS,
             Ok(Some(Message::Start(m))) => {
@@ -77,7 +56,6 @@ fn main() -> ExitCode {
                 send(&mut out, &format!("[POS] {x} {y}"))
             }
             Ok(Some(Message::Status(status))) => {
-                let _ = &clock;
                 let command = turn(me, &mut tracker, &status, &mut pilot);
                 send(&mut out, &action_line(command))
             }
