@@ -49,6 +49,7 @@ pub mod judge;
 mod mapgen;
 pub mod policy;
 pub mod protocol;
+pub mod render;
 
 /// Seats in a game.
 pub const PLAYERS: usize = 4;
