@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand};
 mod arena;
 mod bench;
 mod bundle;
+mod html;
 mod json;
 
 /// The error type of every subcommand: a message for the user.
@@ -93,8 +94,10 @@ enum Command {
     Match(arena::MatchArgs),
     /// Act as a Botzone judge program (one JSON line in, one out).
     Judge(arena::JudgeArgs),
-    /// Show a saved game log turn by turn.
+    /// Show a saved game log turn by turn (in the terminal, or as an HTML page).
     Replay(arena::ReplayArgs),
+    /// Write a match's results as an HTML report, with each game's replay page.
+    Report(html::report::ReportArgs),
 }
 
 /// `botzone map GAME --seed N`: the judge's initdata.
@@ -147,6 +150,7 @@ fn main() -> ExitCode {
         Command::Match(args) => arena::run_match(args),
         Command::Judge(args) => arena::run_judge(args),
         Command::Replay(args) => arena::run_replay(args),
+        Command::Report(args) => html::report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

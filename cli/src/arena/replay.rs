@@ -38,13 +38,13 @@ fn verdict_note(entry: &Value) -> String {
 }
 
 /// The judge log's entries (empty when the document has none).
-fn log_of(doc: &Value) -> &[Value] {
+pub(crate) fn log_of(doc: &Value) -> &[Value] {
     doc.get("log")
         .and_then(Value::as_array)
         .map_or(&[][..], |v| v)
 }
 
-fn bot_entries(log: &[Value]) -> impl Iterator<Item = &Value> {
+pub(crate) fn bot_entries(log: &[Value]) -> impl Iterator<Item = &Value> {
     log.iter().skip(1).step_by(2)
 }
 
@@ -140,20 +140,14 @@ impl Visitor for Legend {
     }
 }
 
-/// Shows a saved log turn by turn (`delay` seconds between turns, the
+/// Shows a saved log (of `game` when it names none) turn by turn (`delay` seconds between turns, the
 /// screen cleared each time; 0 prints them all one after another).
 ///
 /// # Errors
 /// When the log cannot be read or is not a game log of `botzone match`.
-pub fn run(path: &Path, delay: f64) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let doc: Value = serde_json::from_str(text.trim())
-        .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-    let name = doc.get("game").and_then(Value::as_str).unwrap_or("");
-    let kind: GameKind = name
-        .parse()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn run(path: &Path, delay: f64, game: Option<GameKind>) -> Result<(), CliError> {
+    let doc = crate::html::replay::read_log(path)?;
+    let kind = crate::html::replay::game_of(&doc, game, path)?;
     let frames = kind.visit(Frames(&doc))?;
     let game = kind.name();
     let bots: Vec<String> = doc
