@@ -177,12 +177,28 @@ pub fn read_log(path: &Path) -> Result<Value, CliError> {
 pub fn replay_page(doc: &Value, kind: GameKind, title: &str) -> Result<String, CliError> {
     let built = kind.visit_render(Frames(doc))?;
     let bots = doc.get("bots").cloned().unwrap_or(Value::Null);
+    // A log from Botzone keeps the scores only in the judge's last answer.
+    let scores = doc.get("scores").cloned().unwrap_or_else(|| {
+        let finish = log_of(doc)
+            .iter()
+            .filter_map(|e| e.get("output"))
+            .find(|o| o.get("command").and_then(Value::as_str) == Some("finish"));
+        let content = finish.and_then(|o| o.get("content"));
+        (0..kind.seats())
+            .map(|p| {
+                content
+                    .and_then(|c| c.get(p.to_string()))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            })
+            .collect()
+    });
     let data = json!({
         "game": kind.name(),
         "measure": built.measure,
         "bots": bots,
         "final": {
-            "scores": doc.get("scores").cloned().unwrap_or(Value::Null),
+            "scores": scores,
             "verdicts": doc.get("verdicts").cloned().unwrap_or(Value::Null),
         },
         "setup": built.setup,
@@ -232,12 +248,18 @@ pub fn default_out(log: &Path) -> PathBuf {
 pub fn run(log: &Path, out: Option<&Path>, game: Option<GameKind>) -> Result<(), CliError> {
     let doc = read_log(log)?;
     let kind = game_of(&doc, game, log)?;
-    let name = log.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = log
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
     let title = format!("{} replay: {name}", kind.name());
     let html = replay_page(&doc, kind, &title)?;
     let out = out.map_or_else(|| default_out(log), Path::to_path_buf);
     std::fs::write(&out, &html).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    eprintln!("replay: {} ({} KB)", out.display(), html.len().div_ceil(1024));
+    eprintln!(
+        "replay: {} ({} KB)",
+        out.display(),
+        html.len().div_ceil(1024)
+    );
     Ok(())
 }
 

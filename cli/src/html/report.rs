@@ -54,9 +54,7 @@ fn log_path(results: &Path, log: &str) -> PathBuf {
     if p.exists() || p.is_absolute() {
         return p;
     }
-    results
-        .parent()
-        .map_or_else(|| p.clone(), |d| d.join(&p))
+    results.parent().map_or_else(|| p.clone(), |d| d.join(&p))
 }
 
 /// The whole report, and the replay pages `(file name, html)` to write
@@ -110,7 +108,11 @@ fn build(
         .map_or(0, |m| m + 1);
     let mut names: Vec<String> = (0..bot_count).map(|b| format!("bot #{}", b + 1)).collect();
     for p in &played {
-        let Some(bots) = p.log.as_ref().and_then(|l| l.get("bots")).and_then(Value::as_array)
+        let Some(bots) = p
+            .log
+            .as_ref()
+            .and_then(|l| l.get("bots"))
+            .and_then(Value::as_array)
         else {
             continue;
         };
@@ -138,7 +140,12 @@ fn build(
                 |s| s.to_string_lossy().into_owned(),
             );
         let file = format!("{stem}.html");
-        let title = format!("{} replay: game {} (seed {})", kind.name(), p.result.game, p.result.seed);
+        let title = format!(
+            "{} replay: game {} (seed {})",
+            kind.name(),
+            p.result.game,
+            p.result.seed
+        );
         match super::replay::replay_page(log, kind, &title) {
             Ok(html) => {
                 pages.push((file.clone(), html));
@@ -147,11 +154,7 @@ fn build(
             Err(e) => p.missing = Some(format!("cannot replay: {e}")),
         }
     }
-    let title = format!(
-        "{} match: {} games",
-        kind.name(),
-        played.len()
-    );
+    let title = format!("{} match: {} games", kind.name(), played.len());
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
     let _ = write!(
         body,
