@@ -23,7 +23,7 @@ use botzone::games::enclosure::State;
 use botzone::games::line::LineGame;
 use botzone::games::pacman2::Pacman2;
 use botzone::games::tank::Field;
-use botzone::games::{Game, Rules};
+use botzone::games::Rules;
 use botzone::json::Value;
 
 /// The Chromium to drive: `$BOTZONE_CHROMIUM`, else `chromium` (Debian),

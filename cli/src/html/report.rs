@@ -25,7 +25,7 @@ pub struct ReportArgs {
     /// The results of `botzone match` (its --out: one JSON line per game).
     results: PathBuf,
     /// Write the report as one self-contained HTML page, with a replay page
-    /// for every game whose log is there (otherwise: print the table).
+    /// for every game whose log is there (without it: print the table).
     #[arg(long)]
     html: bool,
     /// Where the page goes (default: the results' path with .html); the
@@ -57,12 +57,16 @@ fn log_path(results: &Path, log: &str) -> PathBuf {
     results.parent().map_or_else(|| p.clone(), |d| d.join(&p))
 }
 
-/// The whole report, and the replay pages `(file name, html)` to write
-/// beside it.
-fn build(
-    results_path: &Path,
-    game: Option<GameKind>,
-) -> Result<(String, Vec<(String, String)>), CliError> {
+/// A run's results with their logs, read back.
+struct Run {
+    kind: GameKind,
+    played: Vec<Played>,
+    names: Vec<String>,
+    standings: Standings,
+}
+
+/// Reads the results and the logs they name.
+fn load(results_path: &Path, game: Option<GameKind>) -> Result<Run, CliError> {
     let results = read_results(results_path)
         .map_err(|e| format!("cannot read {}: {e}", results_path.display()))?;
     if results.is_empty() {
@@ -126,6 +130,26 @@ fn build(
     for p in &played {
         standings.add(&p.result);
     }
+    Ok(Run {
+        kind,
+        played,
+        names,
+        standings,
+    })
+}
+
+/// The whole report, and the replay pages `(file name, html)` to write
+/// beside it.
+fn build(
+    results_path: &Path,
+    game: Option<GameKind>,
+) -> Result<(String, Vec<(String, String)>), CliError> {
+    let Run {
+        kind,
+        mut played,
+        names,
+        standings,
+    } = load(results_path, game)?;
     // The replay pages.
     let mut pages = Vec::new();
     for p in &mut played {
@@ -179,9 +203,12 @@ fn distribution(standings: &Standings) -> String {
         .iter()
         .flat_map(|b| b.scores.iter().copied())
         .collect();
-    let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut lo = all.iter().copied().fold(f64::INFINITY, f64::min);
     let mut hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if !(hi > lo) {
+    if !lo.is_finite() {
+        lo = 0.0;
+    }
+    if hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
         hi = lo + 1.0;
     }
     let (w, row, left, right) = (720.0, 40.0, 70.0, 20.0);
@@ -209,7 +236,8 @@ fn distribution(standings: &Standings) -> String {
         let mut seen: BTreeMap<u64, usize> = BTreeMap::new();
         for &s in &b.scores {
             let k = seen.entry(s.to_bits()).or_default();
-            let dy = ((*k % 7) as f64 - 3.0) * 3.0;
+            let step = (*k % 9).div_ceil(2) as f64 * 3.0;
+            let dy = if *k % 2 == 1 { step } else { -step };
             *k += 1;
             let _ = write!(
                 svg,
@@ -297,16 +325,19 @@ fn games_table(played: &[Played], names: &[String]) -> String {
 /// When the results cannot be read, or a page cannot be written.
 pub fn run(args: ReportArgs) -> Result<(), CliError> {
     if !args.html {
-        let results = read_results(&args.results)
-            .map_err(|e| format!("cannot read {}: {e}", args.results.display()))?;
-        let _ = results;
-        return Err("botzone report writes an HTML page: give --html".into());
+        let run = load(&args.results, args.game)?;
+        print!("{}", run.standings.table());
+        return Ok(());
     }
     let (html, pages) = build(&args.results, args.game)?;
     let out = args
         .out
         .unwrap_or_else(|| args.results.with_extension("html"));
     let dir = out.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+    if !dir.as_os_str().is_empty() {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
     for (file, page) in &pages {
         let path = dir.join(file);
         std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;

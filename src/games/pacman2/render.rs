@@ -69,8 +69,7 @@ impl Pacman2 {
                     && before.cur.strength[q] > before.cur.strength[p]
             })
         };
-        for p in 0..PLAYERS {
-            let a = joint[p];
+        for (p, &a) in joint.iter().enumerate().take(PLAYERS) {
             if !a.is_shot() || !before.is_valid(p, a) || fought(p) {
                 continue;
             }

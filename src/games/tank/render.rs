@@ -49,9 +49,8 @@ impl Field {
         }
         moved.apply_unchecked(moves);
         let mut out = Vec::new();
-        for side in 0..SIDES {
-            for tank in 0..TANKS_PER_SIDE {
-                let a = joint[side][tank];
+        for (side, actions) in joint.iter().enumerate() {
+            for (tank, &a) in actions.iter().enumerate() {
                 let Some(dir) = a.direction().filter(|_| a.is_shoot()) else {
                     continue;
                 };
