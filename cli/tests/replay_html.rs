@@ -18,7 +18,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use botzone::games::botzone::Referee;
+use botzone::games::botzone::{answer_of, BotzoneGame, Referee};
 use botzone::games::enclosure::State;
 use botzone::games::line::LineGame;
 use botzone::games::pacman2::Pacman2;
@@ -341,7 +341,7 @@ fn tank_page_shows_the_judges_field() {
     let page = replay_page("tank", &dir, &[]);
     let doc = log_doc("tank");
     let last = turns_of_log::<Field>(&doc);
-    for (fragment, turn) in [("turn=1", 1), ("turn=7", 7), ("end", last)] {
+    for (fragment, turn) in [("turn=1", 1), ("turn=2", 2), ("turn=7", 7), ("end", last)] {
         let l = open(&page, fragment, 500);
         assert_clean(&l, fragment);
         assert_eq!(shown_turn(&l.dom), turn, "#{fragment}");
@@ -367,6 +367,21 @@ fn tank_page_shows_the_judges_field() {
             field.brick_bits().count_ones(),
             "#{fragment}: bricks"
         );
+        // The shots of the turn: every live tank whose answer shoots.
+        if turn > 0 {
+            let (before, _) = judged::<Field>(&doc, turn - 1);
+            let entry = &doc["log"].as_array().unwrap()[2 * turn as usize - 1];
+            let mut shooters = 0;
+            for side in 0..2 {
+                let answer = answer_of(entry.get(&side.to_string()).unwrap()).unwrap();
+                let played = before.read_answer(side, &answer).expect("a legal answer");
+                shooters += (0..2)
+                    .filter(|&t| before.tank_alive(side, t) && played.0[t].is_shoot())
+                    .count();
+            }
+            let shots = attrs(&l.dom, &["line class=\"shot\""]).len();
+            assert_eq!(shots, shooters, "#{fragment}: shots");
+        }
     }
     screenshot(&page, "turn=6", "tank");
 }

@@ -70,3 +70,80 @@ pub(crate) fn numbers<T: Into<Value>>(items: impl IntoIterator<Item = T>) -> Val
 pub(crate) fn seat(name: &str, color: &str) -> Value {
     crate::json::object([("name", Value::from(name)), ("color", Value::from(color))])
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::botzone::BotzoneGame;
+    use crate::games::line::LineGame;
+    use crate::games::registry::{GameKind, RenderVisitor};
+    use crate::games::render::Render;
+    use crate::games::Rules;
+    use crate::json::Value;
+    use crate::rng::Rng;
+
+    /// Random games of `G`: every frame carries what the page needs, one
+    /// entry per seat, and follows the turn.
+    fn frames_keep_the_contract<G: Rules + Render>() {
+        let mut rng = Rng::new(7);
+        for seed in 1..4 {
+            let mut game = G::from_seed(seed);
+            let setup = game.setup_json();
+            let seats = setup["seats"].as_array().expect("setup.seats");
+            assert_eq!(seats.len(), G::SEATS, "{}", G::NAME);
+            assert!(seats
+                .iter()
+                .all(|s| s["color"].as_str().is_some_and(|c| c.starts_with('#'))));
+            assert!(G::SCRIPT.contains("function drawBoard(svg, setup, frame)"));
+            let check = |frame: &Value, turn: u32| {
+                for key in ["act", "value", "alive"] {
+                    let list = frame[key]
+                        .as_array()
+                        .unwrap_or_else(|| panic!("frame.{key}"));
+                    assert_eq!(list.len(), G::SEATS, "{} frame.{key}", G::NAME);
+                }
+                assert_eq!(frame["turn"].as_u64(), Some(u64::from(turn)), "{}", G::NAME);
+            };
+            check(&game.frame_json(None), 0);
+            let mut actions = G::Actions::default();
+            while !game.is_over() {
+                let joint: Vec<G::Action> = (0..G::SEATS)
+                    .map(|p| {
+                        if game.is_active(p) {
+                            game.legal_actions(p, &mut actions);
+                            actions[rng.below(actions.len() as u32) as usize]
+                        } else {
+                            G::Action::default()
+                        }
+                    })
+                    .collect();
+                let before = game.clone();
+                game.apply_unchecked(&joint);
+                let frame = game.frame_json(Some((&before, &joint)));
+                check(&frame, game.turn());
+                for (p, alive) in frame["alive"].as_array().unwrap().iter().enumerate() {
+                    if alive.as_bool() == Some(true) && before.is_active(p) {
+                        assert!(frame["act"][p].as_str().is_some_and(|a| !a.is_empty()));
+                    }
+                }
+            }
+        }
+    }
+
+    struct Contract;
+    impl RenderVisitor for Contract {
+        type Output = ();
+        fn botzone<G: BotzoneGame + Render>(self) {
+            frames_keep_the_contract::<G>();
+        }
+        fn line<G: LineGame + Render>(self) {
+            frames_keep_the_contract::<G>();
+        }
+    }
+
+    #[test]
+    fn every_game_renders_its_frames() {
+        for kind in GameKind::ALL {
+            kind.visit_render(Contract);
+        }
+    }
+}
