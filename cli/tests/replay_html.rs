@@ -16,7 +16,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use botzone::games::botzone::{answer_of, BotzoneGame, Referee};
 use botzone::games::enclosure::State;
@@ -33,7 +35,9 @@ use botzone::json::Value;
 /// When there is none: these tests never pass without a browser.
 fn chromium() -> PathBuf {
     if let Some(p) = std::env::var_os("BOTZONE_CHROMIUM") {
-        return PathBuf::from(p);
+        let p = PathBuf::from(p);
+        assert!(p.is_file(), "BOTZONE_CHROMIUM={} is no file", p.display());
+        return p;
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     for name in ["chromium", "chromium-browser", "google-chrome"] {
@@ -78,29 +82,72 @@ fn headless(profile: &Path) -> Command {
 /// Opens `page` at `fragment` (`turn=5`, `end&test=next`, …) and returns
 /// the DOM once the scripts ran (and `budget_ms` of virtual time passed).
 fn open(page: &Path, fragment: &str, budget_ms: u32) -> Loaded {
-    let profile = common::scratch(&format!(
-        "chromium-{}",
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
     let url = format!("file://{}#{fragment}", page.display());
-    let out = headless(&profile)
-        .arg(format!("--virtual-time-budget={budget_ms}"))
+    let mut cmd = headless(&profile_dir());
+    cmd.arg(format!("--virtual-time-budget={budget_ms}"))
         .arg("--dump-dom")
-        .arg(&url)
-        .output()
-        .expect("chromium runs");
-    let _ = std::fs::remove_dir_all(&profile);
-    let dom = without_scripts(&String::from_utf8_lossy(&out.stdout));
-    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+        .arg(&url);
+    let (ok, stdout, log) = run(cmd);
+    let dom = without_scripts(&stdout);
     assert!(
-        out.status.success() && dom.contains("</html>"),
-        "chromium failed on {url}: {}\n{log}",
-        out.status
+        ok && dom.contains("</html>"),
+        "chromium failed on {url}:\n{log}"
     );
     Loaded { dom, log }
+}
+
+/// A fresh Chromium profile folder (one per run: the tests run Chromium
+/// in parallel).
+fn profile_dir() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    common::scratch(&format!(
+        "chromium-{}",
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+/// Runs Chromium (the last argument before it being its `--user-data-dir`,
+/// removed after) with a deadline of 60 s: whether it succeeded, its
+/// stdout and its stderr.
+fn run(mut cmd: Command) -> (bool, String, String) {
+    let profile = cmd
+        .get_args()
+        .find_map(|a| {
+            a.to_str()?
+                .strip_prefix("--user-data-dir=")
+                .map(PathBuf::from)
+        })
+        .expect("a profile");
+    let out_file = profile.with_extension("out");
+    let err_file = profile.with_extension("err");
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_file).unwrap())
+        .stderr(std::fs::File::create(&err_file).unwrap())
+        .spawn()
+        .expect("chromium starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = std::fs::read_to_string(&out_file).unwrap_or_default();
+    let mut stderr = std::fs::read_to_string(&err_file).unwrap_or_default();
+    for f in [&out_file, &err_file] {
+        let _ = std::fs::remove_file(f);
+    }
+    let _ = std::fs::remove_dir_all(&profile);
+    if status.is_none() {
+        stderr.push_str("\n(killed: no answer in 60 s)");
+    }
+    (status.is_some_and(|s| s.success()), stdout, stderr)
 }
 
 /// The DOM without the text of its scripts (which name the elements they
@@ -266,19 +313,12 @@ fn screenshot(page: &Path, fragment: &str, name: &str) -> PathBuf {
     let dir = target.join("replay-screenshots");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{name}.png"));
-    let profile = common::scratch(&format!("shot-{name}"));
-    let out = headless(&profile)
-        .args(["--virtual-time-budget=1000", "--window-size=1000,620"])
+    let mut cmd = headless(&profile_dir());
+    cmd.args(["--virtual-time-budget=1000", "--window-size=1000,620"])
         .arg(format!("--screenshot={}", file.display()))
-        .arg(format!("file://{}#{fragment}", page.display()))
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&profile);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(format!("file://{}#{fragment}", page.display()));
+    let (ok, _, log) = run(cmd);
+    assert!(ok, "chromium's screenshot failed:\n{log}");
     let png = std::fs::read(&file).expect("the screenshot");
     assert!(
         png.starts_with(b"\x89PNG") && png.len() > 10_000,
