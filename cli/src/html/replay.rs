@@ -6,15 +6,17 @@
 
 use std::path::{Path, PathBuf};
 
-use botzone::games::botzone::{answer_of, BotzoneGame, Referee};
+use botzone::games::botzone::BotzoneGame;
 use botzone::games::line::LineGame;
 use botzone::games::registry::{GameKind, RenderVisitor};
 use botzone::games::render::Render;
 use serde_json::{json, Value};
 
 use super::{escape, page, script_json};
-use crate::arena::replay::{bot_entries, log_of};
-use crate::json::{from_core, to_core};
+use botzone::games::Rules;
+
+use crate::arena::replay::{bot_entries, log_of, replay_botzone, replay_line, Turn};
+use crate::json::from_core;
 use crate::CliError;
 
 const PLAYER: &str = include_str!("player.js");
@@ -54,91 +56,48 @@ fn frame(core: &botzone::json::Value, verdict: Value, note: &str) -> Value {
 /// The frames of a saved game.
 struct Frames<'a>(&'a Value);
 
-impl RenderVisitor for Frames<'_> {
-    type Output = Result<Built, String>;
-
-    fn botzone<G: BotzoneGame + Render>(self) -> Self::Output {
-        let doc = self.0;
-        let initdata = to_core(doc.get("initdata").unwrap_or(&Value::Null));
-        let mut referee = Referee::<G>::from_initdata(&initdata).map_err(|e| e.to_string())?;
-        let start = referee.game().clone();
-        let none = Value::Array(vec![Value::from(""); G::SEATS]);
-        let mut frames = vec![frame(&start.frame_json(None), none, "start")];
-        let entries: Vec<&Value> = bot_entries(log_of(doc)).collect();
-        for (i, entry) in entries.iter().enumerate() {
-            if referee.is_finished() || referee.game().is_over() {
-                break;
-            }
-            let before = referee.game().clone();
-            let answers = to_core(entry);
-            let joint: Vec<G::Action> = (0..G::SEATS)
-                .map(|p| {
-                    answers
-                        .get(&p.to_string())
-                        .and_then(answer_of)
-                        .and_then(|a| before.read_answer(p, &a))
-                        .unwrap_or_default()
-                })
-                .collect();
-            let judged = referee.judge(&answers, i + 1 == entries.len());
-            let game = referee.game();
-            // A turn the judge refused to play (Tank: an unreadable answer
-            // ends the game) shows the field as it stands.
-            let last = (game.turn() == before.turn() + 1).then_some((&before, &joint[..]));
-            frames.push(frame(
-                &game.frame_json(last),
-                verdicts(entry, G::SEATS),
-                &judged.summary,
-            ));
-        }
-        Ok(Built {
+impl Frames<'_> {
+    fn built<G: Rules + Render>(start: &G, first: Value, turns: Vec<Value>) -> Built {
+        let mut frames = vec![frame(&start.frame_json(None), first, "start")];
+        frames.extend(turns);
+        Built {
             setup: from_core(&start.setup_json()),
             frames,
             script: G::SCRIPT,
             measure: G::MEASURE,
-        })
+        }
+    }
+}
+
+/// A turn's frame: the state after it, with what happened in it.
+fn turn_frame<G: Render>(t: Turn<'_, G>) -> Value {
+    let last = t.joint.map(|joint| (t.before, joint));
+    frame(
+        &t.after.frame_json(last),
+        verdicts(t.entry, t.before.player_count()),
+        &t.summary,
+    )
+}
+
+impl RenderVisitor for Frames<'_> {
+    type Output = Result<Built, String>;
+
+    fn botzone<G: BotzoneGame + Render>(self) -> Self::Output {
+        let mut turns = Vec::new();
+        let start = replay_botzone::<G>(self.0, |t| turns.push(turn_frame(t)))?;
+        let none = Value::Array(vec![Value::from(""); G::SEATS]);
+        Ok(Frames::built(&start, none, turns))
     }
 
     fn line<G: LineGame + Render>(self) -> Self::Output {
-        let doc = self.0;
-        let initdata = to_core(doc.get("initdata").unwrap_or(&Value::Null));
-        let mut game = G::start(&G::setup_from_initdata(&initdata));
-        let entries: Vec<&Value> = bot_entries(log_of(doc)).collect();
-        let start_verdicts = entries.first().map_or_else(
+        let mut turns = Vec::new();
+        let start = replay_line::<G>(self.0, |t| turns.push(turn_frame(t)));
+        // The starts' verdicts (the first bot entry).
+        let first = bot_entries(log_of(self.0)).next().map_or_else(
             || Value::Array(vec![Value::from(""); G::SEATS]),
             |e| verdicts(e, G::SEATS),
         );
-        let mut frames = vec![frame(&game.frame_json(None), start_verdicts, "start")];
-        let mut joint = vec![G::UNREADABLE; G::SEATS];
-        // The first bot entry holds the starts, which `initdata` keeps.
-        for entry in entries.iter().skip(1) {
-            if game.is_over() {
-                break;
-            }
-            let before = game.clone();
-            let mut shown = Vec::new();
-            for (p, action) in joint.iter_mut().enumerate() {
-                let line = entry
-                    .get(p.to_string())
-                    .and_then(|r| r.get("response"))
-                    .and_then(Value::as_str);
-                let read = line.and_then(G::read_action);
-                *action = read.unwrap_or(G::UNREADABLE);
-                shown.push(read.map_or_else(|| "-".to_string(), G::action_text));
-            }
-            game.apply_unchecked(&joint);
-            frames.push(frame(
-                &game.frame_json(Some((&before, &joint))),
-                verdicts(entry, G::SEATS),
-                &shown.join(" | "),
-            ));
-        }
-        Ok(Built {
-            setup: from_core(&G::start(&G::setup_from_initdata(&initdata)).setup_json()),
-            frames,
-            script: G::SCRIPT,
-            measure: G::MEASURE,
-        })
+        Ok(Frames::built(&start, first, turns))
     }
 }
 
