@@ -32,7 +32,9 @@
 //! [`Render::SCRIPT`] is plain JavaScript (no modules, no network, no
 //! fonts) that defines one global function
 //! `drawBoard(svg, setup, frame)`: it replaces the content of the `<svg>`
-//! element with the board of `frame` (setting its `viewBox`). It should
+//! element with the board of `frame` (setting its `viewBox`). The page
+//! defines `svgElement(parent, name, attrs)` for it (an SVG element with
+//! these attributes, appended to `parent`). It should
 //! put what a test or a person wants to read on the elements it draws as
 //! `data-*` attributes (positions, strengths), so that the page can be
 //! checked against the simulator.

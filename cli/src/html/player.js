@@ -4,7 +4,6 @@
 // &test=a,b,c: actions run in order after load (next, prev, first, last,
 // play, pause, key:ArrowRight, key:Space, speed:N).
 (function () {
-  var NS = 'http://www.w3.org/2000/svg';
   var D = JSON.parse(document.getElementById('replay-data').textContent);
   var S = D.setup, F = D.frames, LAST = F.length - 1;
   var board = document.getElementById('board');
@@ -16,12 +15,7 @@
   var cur = 0, timer = null;
   slider.max = String(LAST);
 
-  function el(name, attrs, parent) {
-    var e = document.createElementNS(NS, name);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (parent) parent.appendChild(e);
-    return e;
-  }
+  function el(name, attrs, parent) { return svgElement(parent, name, attrs); }
 
   // The seats' table.
   var rows = [];

@@ -20,6 +20,7 @@ use crate::json::from_core;
 use crate::CliError;
 
 const PLAYER: &str = include_str!("player.js");
+const SVG: &str = include_str!("svg.js");
 
 /// What a game's renderer made of a log.
 struct Built {
@@ -191,7 +192,7 @@ pub fn replay_page(doc: &Value, kind: GameKind, title: &str) -> Result<String, C
         measure = escape(built.measure),
         data = script_json(&data),
     );
-    Ok(page(title, "", &body, &[built.script, PLAYER]))
+    Ok(page(title, "", &body, &[SVG, built.script, PLAYER]))
 }
 
 /// Where a replay page goes by default: the log's path with `.html`.

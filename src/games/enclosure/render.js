@@ -4,17 +4,12 @@
 // data-state (0 pen up, 1 pen down, -1 dead), data-stuck; each owned cell
 // a <rect class="land" data-owner=…>; traps are <g class="trap">.
 function drawBoard(svg, setup, frame) {
-  var NS = 'http://www.w3.org/2000/svg', C = 40, M = 20;
+  var C = 40, M = 20;
   var n = setup.side, cells = n - 1, size = cells * C + 2 * M;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute('viewBox', '0 0 ' + size + ' ' + size);
   svg.setAttribute('data-game', 'enclosure');
-  function el(name, attrs, parent) {
-    var e = document.createElementNS(NS, name);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    (parent || svg).appendChild(e);
-    return e;
-  }
+  function el(name, attrs, parent) { return svgElement(parent || svg, name, attrs); }
   function vx(v) { return M + (v % n) * C; }
   function vy(v) { return M + Math.floor(v / n) * C; }
   el('rect', { x: 0, y: 0, width: size, height: size, fill: '#fffdf6' });

@@ -3,17 +3,12 @@
 // 4 south, 8 west, 16 generator). Each player is a <g class="player">
 // with data-seat, data-row, data-col, data-strength, data-alive.
 function drawBoard(svg, setup, frame) {
-  var NS = 'http://www.w3.org/2000/svg', C = 40;
+  var C = 40;
   var w = setup.width, h = setup.height;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute('viewBox', '0 0 ' + (w * C) + ' ' + (h * C));
   svg.setAttribute('data-game', 'pacman2');
-  function el(name, attrs, parent) {
-    var e = document.createElementNS(NS, name);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    (parent || svg).appendChild(e);
-    return e;
-  }
+  function el(name, attrs, parent) { return svgElement(parent || svg, name, attrs); }
   el('rect', { x: 0, y: 0, width: w * C, height: h * C, fill: '#10131c' });
   var beamCells = {};
   frame.beams.forEach(function (b) {

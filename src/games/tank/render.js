@@ -3,18 +3,13 @@
 // data-tank (blue 0, blue 1, red 0, red 1), data-side, data-x, data-y
 // (or data-alive="0" once destroyed); bricks have class "brick".
 function drawBoard(svg, setup, frame) {
-  var NS = 'http://www.w3.org/2000/svg', C = 48;
+  var C = 48;
   var w = setup.width, h = setup.height;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute('viewBox', '0 0 ' + (w * C) + ' ' + (h * C));
   svg.setAttribute('data-game', 'tank');
   svg.setAttribute('data-result', frame.result);
-  function el(name, attrs, parent) {
-    var e = document.createElementNS(NS, name);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    (parent || svg).appendChild(e);
-    return e;
-  }
+  function el(name, attrs, parent) { return svgElement(parent || svg, name, attrs); }
   el('rect', { x: 0, y: 0, width: w * C, height: h * C, fill: '#2b2b2b' });
   for (var gx = 0; gx <= w; gx++) el('line', { x1: gx * C, x2: gx * C, y1: 0, y2: h * C, stroke: '#3a3a3a' });
   for (var gy = 0; gy <= h; gy++) el('line', { y1: gy * C, y2: gy * C, x1: 0, x2: w * C, stroke: '#3a3a3a' });
