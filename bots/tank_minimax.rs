@@ -1,9 +1,8 @@
 //! `tank_minimax`: a Tank (2018) bot. Iterative-deepening alpha-beta over
 //! joint actions (our two tanks' pair, then the opponent's reply, judged
 //! conservatively) with a real evaluation, move ordering that drops shots
-//! dominated by staying, a preallocated
-//! transposition table and the turn's deadline
-//! (`botzone::games::tank::eval::TankMinimax`). Its `debug` reports the depth
+//! dominated by staying, a preallocated transposition table and the turn's
+//! deadline (`botzone::games::tank::eval::TankMinimax`). Its `debug` reports the depth
 //! reached and the nodes searched. It never answers an invalid action.
 //!
 //! Protocol (the wiki's): the first request is `{"field":[i0,i1,i2],"mySide":s}`,
