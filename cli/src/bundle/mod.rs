@@ -122,6 +122,16 @@ pub fn run(args: BundleArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The JavaScript bundle of the bot named `bot` (as `botzone bundle BOT
+/// --target js` builds it): its text.
+pub(crate) fn js_text(bot: &str) -> Result<String, CliError> {
+    let cwd = std::env::current_dir()?;
+    let bot = locate_bot(bot, &cwd)?;
+    let lib_root = find_library_root(&bot.file, &cwd)?;
+    let bundle = build(&bot, &lib_root)?;
+    Ok(js::build(&bundle.text, &bot.name, &bot.file)?.text)
+}
+
 /// The bot to bundle.
 pub(crate) struct BotSource {
     /// The binary's name (or the file's stem).
