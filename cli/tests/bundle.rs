@@ -505,6 +505,116 @@ fn every_bot_has_its_rs_and_js_bundle_tests() {
     }
 }
 
+#[test]
+fn a_panic_in_a_js_bundle_answers_the_fallback_and_exits_0_so_botzone_restarts_it() {
+    require_js_tools();
+    let dir = scratch("panicky-js");
+    let file = dir.join("panicky.bundle.js");
+    let fixture = root().join("tests/fixtures/bundle/panicky.rs");
+    let out = botzone_bundle(
+        &root(),
+        &[
+            fixture.to_str().unwrap(),
+            "--target",
+            "js",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Keep-running: two good turns, then the panic. WebAssembly cannot
+    // unwind: the fallback comes without the keep-running marker and the
+    // process ends well, so Botzone starts it afresh on the next turn.
+    let input = b"{\"requests\":[\"a\"],\"responses\":[]}\n\"b\"\n\"boom\"\n\"c\"\n";
+    let mut node = Command::new("node");
+    node.arg(&file);
+    let run = run_program(node, input, "1");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let marker = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            r#"{"response":"a"}"#,
+            marker,
+            r#"{"response":"b"}"#,
+            marker,
+            r#"{"response":"fallback"}"#
+        ],
+        "stderr: {stderr}"
+    );
+    assert_eq!(run.status.code(), Some(0), "stderr: {stderr}");
+    assert!(
+        stderr.contains("bot error: internal error in the bot: panicked at panicky.bundle.rs:")
+            && stderr.contains("the request said boom"),
+        "the panic keeps its message and its place in the .rs bundle: {stderr}"
+    );
+    // The next turn, in traditional mode with the whole history, is
+    // answered by a fresh process.
+    let mut node = Command::new("node");
+    node.arg(&file);
+    let history =
+        b"{\"requests\":[\"a\",\"b\",\"boom\",\"c\"],\"responses\":[\"a\",\"b\",\"fallback\"]}\n";
+    let run = run_program(node, history, "1");
+    assert!(String::from_utf8_lossy(&run.stdout).starts_with(r#"{"response":"c"}"#));
+}
+
+#[test]
+fn bad_input_gets_the_same_error_answer_and_exit_code_from_a_js_bundle() {
+    let (file, _) = js_bundle("pacman_mc");
+    for input in [
+        &b"not json\n"[..],
+        b"{\"requests\":[{\"id\":9}],\"responses\":[]}\n",
+        b"",
+    ] {
+        let mut node = Command::new("node");
+        node.arg(&file);
+        let js = run_program(node, input, "1");
+        let native = run_bot(&common::bin("pacman_mc"), input, "1");
+        let context = format!(
+            "input {:?}\nnode stderr: {}\nnative stderr: {}",
+            String::from_utf8_lossy(input),
+            String::from_utf8_lossy(&js.stderr),
+            String::from_utf8_lossy(&native.stderr)
+        );
+        assert_eq!(
+            without_debug(&js.stdout),
+            without_debug(&native.stdout),
+            "{context}"
+        );
+        assert_eq!(js.status.code(), native.status.code(), "{context}");
+        assert_eq!(
+            String::from_utf8_lossy(&js.stderr).lines().next(),
+            String::from_utf8_lossy(&native.stderr).lines().next(),
+            "{context}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_wasm_opt_says_how_to_install_it() {
+    let dir = scratch("no-wasm-opt");
+    let out = Command::new(common::bin("botzone"))
+        .args(["bundle", "echo_bot", "--target", "js", "-o"])
+        .arg(dir.join("x.js"))
+        .env("WASM_OPT", dir.join("no-such-wasm-opt"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("wasm-opt (binaryen) is needed")
+            && stderr.contains("npm install -g binaryen@"),
+        "{stderr}"
+    );
+    assert!(!dir.join("x.js").exists());
+}
+
 /// The sections of a WebAssembly binary: (id, custom name, contents).
 fn sections(wasm: &[u8]) -> Vec<(u8, String, &[u8])> {
     assert_eq!(&wasm[..8], b"\0asm\x01\0\0\0", "a WebAssembly 1 binary");

@@ -58,7 +58,10 @@ pub(crate) fn build(rs_text: &str, bot_name: &str, bot_path: &Path) -> Result<Js
         .prefix("botzone-bundle-js-")
         .tempdir()
         .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let source = dir.path().join(format!("{bot_name}.rs"));
+    // Named as `botzone bundle BOT` names the .rs bundle, and its directory
+    // remapped away: a panic's place reads `BOT.bundle.rs:LINE:COLUMN`, a
+    // line of the .rs bundle.
+    let source = dir.path().join(format!("{bot_name}.bundle.rs"));
     fs::write(&source, rs_text)?;
     let raw = dir.path().join("raw.wasm");
     let out = Command::new(&rustc)
@@ -71,7 +74,9 @@ pub(crate) fn build(rs_text: &str, bot_name: &str, bot_path: &Path) -> Result<Js
             "-C",
             "codegen-units=1",
         ])
-        .args(["--cap-lints", "allow", "-o"])
+        .args(["--cap-lints", "allow"])
+        .arg(format!("--remap-path-prefix={}/=", dir.path().display()))
+        .arg("-o")
         .arg(&raw)
         .arg(&source)
         .output()
