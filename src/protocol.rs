@@ -43,6 +43,7 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, BufRead, Write};
+#[cfg(not(panic = "abort"))]
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 

@@ -122,7 +122,7 @@ pub fn run(args: BenchJsArgs) -> Result<(), CliError> {
         args.input.display()
     );
     println!("round  native work/s   node work/s   ratio");
-    let (mut native_rate, mut node_rate) = (Vec::new(), Vec::new());
+    let (mut native_rate, mut node_rate, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for round in 1..=args.rounds {
         let a = measure(native(None), &input)?;
         let b = measure(node(None), &input)?;
@@ -130,13 +130,21 @@ pub fn run(args: BenchJsArgs) -> Result<(), CliError> {
         println!("{round:>5}  {:>13.0}  {:>12.0}  {:>6.3}", ra, rb, rb / ra);
         native_rate.push(ra);
         node_rate.push(rb);
+        ratios.push(rb / ra);
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let (ma, mb) = (mean(&native_rate), mean(&node_rate));
+    ratios.sort_by(f64::total_cmp);
+    let median = if ratios.len() % 2 == 1 {
+        ratios[ratios.len() / 2]
+    } else {
+        (ratios[ratios.len() / 2 - 1] + ratios[ratios.len() / 2]) / 2.0
+    };
     println!(
         "mean   {ma:>13.0}  {mb:>12.0}  {:>6.3}  (node / native, work per second of thinking)",
         mb / ma
     );
+    println!("median ratio of the rounds: {median:.3} (each round's runs are neighbours in time)");
     let a = measure(native(Some("1")), &input)?;
     let b = measure(node(Some("1")), &input)?;
     println!(
