@@ -596,6 +596,30 @@ fn bad_input_gets_the_same_error_answer_and_exit_code_from_a_js_bundle() {
 }
 
 #[test]
+fn a_js_bundle_without_a_fixed_seed_seeds_itself_from_wasi() {
+    // `Rng::from_env` once called `std::process::id`, which panics on WASI.
+    let (file, _) = js_bundle("pacman_mc");
+    let input = std::fs::read(root().join("input-samples/pacman2/first-turn.json")).unwrap();
+    let mut child = Command::new("node")
+        .arg(&file)
+        .env_remove("BOTZONE_SEED")
+        .env("BOTZONE_ITERATIONS", "100")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let first = String::from_utf8_lossy(&out.stdout);
+    let answer: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert!(answer["response"]["action"].is_i64(), "{answer}");
+}
+
+#[test]
 fn a_missing_wasm_opt_says_how_to_install_it() {
     let dir = scratch("no-wasm-opt");
     let out = Command::new(common::bin("botzone"))
