@@ -14,7 +14,17 @@ var WASM_BASE64 = '@@WASM_BASE64@@';
 var ESUCCESS = 0;
 var EBADF = 8;
 var EINVAL = 28;
+var EIO = 29;
 var ENOSYS = 52;
+
+// WASI's numbers for the errors Node.js reports by name.
+var ERRNO = {
+  EACCES: 2, EAGAIN: 6, EBADF: 8, EINTR: 27, EINVAL: 28, EIO: 29,
+  EISDIR: 31, ENOENT: 44, ENOMEM: 48, ENOSPC: 51, EPIPE: 64
+};
+function errno(e) {
+  return (e && ERRNO[e.code]) || EIO;
+}
 
 var memory = null;
 function view() {
@@ -199,7 +209,11 @@ var wasi = {
       }
       // One read per call: a short read is fine, and blocking for more
       // would stall keep-running mode, where a turn is one line.
-      total = readSome(fd, bytes(ptr, len));
+      try {
+        total = readSome(fd, bytes(ptr, len));
+      } catch (e) {
+        return errno(e);
+      }
       break;
     }
     view().setUint32(nreadPtr, total, true);
@@ -214,7 +228,13 @@ var wasi = {
     for (var i = 0; i < iovsLen; i++) {
       var ptr = v.getUint32(iovs + 8 * i, true);
       var len = v.getUint32(iovs + 8 * i + 4, true);
-      writeAll(fd, bytes(ptr, len));
+      try {
+        writeAll(fd, bytes(ptr, len));
+      } catch (e) {
+        // E.g. EPIPE once the reader is gone: an error for the bot, as
+        // natively (Rust ignores SIGPIPE), not a crash of the loader.
+        return errno(e);
+      }
       total += len;
     }
     view().setUint32(nwrittenPtr, total, true);
