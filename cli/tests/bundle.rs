@@ -41,6 +41,7 @@ const BOTS: &[(&str, &str, Compare)] = &[
     ("pacman_mc", "pacman2", Compare::Answers),
     ("tank_minimax", "tank", Compare::Answers),
     ("enclosure_mc", "enclosure", Compare::Answers),
+    ("tank_rules", "tank", Compare::Exact),
 ];
 
 /// The seed and the per-turn time limit both programs run with.
@@ -188,7 +189,7 @@ fn generated_inputs(bot: &str) -> Vec<(String, Vec<u8>)> {
                 (format!("generated pacman2 map 1, id {id}"), first(request))
             })
             .collect(),
-        "tank_minimax" => (0..2)
+        "tank_minimax" | "tank_rules" => (0..2)
             .map(|side| {
                 let field = map("tank")["field"].clone();
                 let request = serde_json::json!({"field": field, "mySide": side});
@@ -374,6 +375,11 @@ fn enclosure_mc_bundle_answers_like_the_binary() {
     check_bot("enclosure_mc");
 }
 
+#[test]
+fn tank_rules_bundle_answers_like_the_binary() {
+    check_bot("tank_rules");
+}
+
 // --- `botzone bundle --target js`: the bot as one .js file for Node.js ---
 
 /// The tool a JS-bundle test needs, or a failure that says how to get it
@@ -490,6 +496,11 @@ fn tank_minimax_js_bundle_answers_like_the_binary() {
 #[test]
 fn enclosure_mc_js_bundle_answers_like_the_binary() {
     check_js("enclosure_mc");
+}
+
+#[test]
+fn tank_rules_js_bundle_answers_like_the_binary() {
+    check_js("tank_rules");
 }
 
 #[test]
