@@ -234,6 +234,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_loader_is_es5_commonjs() {
+        // Old Node.js versions: no ES2015+ syntax, no ES modules, no
+        // `node:` specifiers or node:wasi, no BigInt.
+        let code: String = LOADER
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for banned in [
+            "=>",
+            "`",
+            "let ",
+            "const ",
+            "class ",
+            "async ",
+            "await ",
+            "import ",
+            "export ",
+            "node:",
+            "BigInt",
+            "require('wasi')",
+            "...",
+        ] {
+            assert!(!code.contains(banned), "the loader uses `{banned}`");
+        }
+        assert!(code.contains("require('fs')"));
+    }
+
+    #[test]
     fn word_copies_replace_the_byte_loops_and_join_the_module() {
         let wat = "(module\n (func $f\n  (call $__memory_copy\n   (i32.const 0)\n   (i32.const 8)\n   (i32.const 16)\n  )\n )\n)\n";
         let patched = with_word_copies(wat).unwrap();
