@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod bench;
+mod bench_js;
 mod bundle;
 mod html;
 mod json;
@@ -26,7 +27,7 @@ pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 #[command(
     name = "botzone",
     version,
-    about = "Botzone bot SDK: maps, benchmarks, referee, bundler and arena"
+    about = "Botzone bot SDK: maps, benchmarks, referee, bundler (Rust or JavaScript) and arena"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -82,6 +83,9 @@ enum Command {
     },
     /// Random playouts per second, as the wiki samples' benchmark measures.
     Bench(bench::BenchArgs),
+    /// A bot's JavaScript bundle under Node.js against its native binary:
+    /// work per second side by side, and start-up times.
+    BenchJs(bench_js::BenchJsArgs),
     /// Referee a scripted line-protocol game (script on stdin, status lines out).
     Referee {
         /// The game (one on a line protocol).
@@ -145,6 +149,7 @@ fn main() -> ExitCode {
     let result: Result<(), CliError> = match cli.command {
         Command::Map { game, seed } => game.visit(MapOf(seed)).map(|l| println!("{l}")),
         Command::Bench(args) => bench::run(args),
+        Command::BenchJs(args) => bench_js::run(args),
         Command::Referee { game } => game.visit(RefereeOf),
         Command::Bundle(args) => bundle::run(args),
         Command::Match(args) => arena::run_match(args),

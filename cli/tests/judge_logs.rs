@@ -354,7 +354,18 @@ fn tank_start(request: &Value) -> (Field, usize) {
 
 #[test]
 fn tank_minimax_plays_every_official_request_stream() {
-    let bot = common::bin("tank_minimax");
+    tank_bot_plays_every_official_request_stream("tank_minimax");
+}
+
+#[test]
+fn tank_rules_plays_every_official_request_stream() {
+    tank_bot_plays_every_official_request_stream("tank_rules");
+}
+
+/// Feeds every recorded Tank request stream to the bot `bot_name`, in
+/// traditional and keep-running mode; every answer must be valid.
+fn tank_bot_plays_every_official_request_stream(bot_name: &str) {
+    let bot = common::bin(bot_name);
     let streams = streams("tank", 2);
     assert!(!streams.is_empty());
     let mut turns = 0;
@@ -412,5 +423,5 @@ fn tank_minimax_plays_every_official_request_stream() {
             }
         }
     }
-    eprintln!("tank_minimax: {} streams, {turns} turns", streams.len());
+    eprintln!("{bot_name}: {} streams, {turns} turns", streams.len());
 }

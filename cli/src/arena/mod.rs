@@ -62,7 +62,8 @@ pub struct MatchArgs {
     /// Time per turn in seconds (the first turn of a game gets twice this).
     #[arg(long, default_value_t = 1.0)]
     time_limit: f64,
-    /// Memory limit per bot process in MB (address space); 0 for none.
+    /// Memory limit per bot process in MB (memory it commits: heap and
+    /// data, `RLIMIT_DATA`); 0 for none.
     #[arg(long, default_value_t = 256)]
     memory_limit: u64,
     /// The most a bot may print in one turn, in KB.

@@ -1,4 +1,5 @@
-//! `botzone bundle`: one .rs file for bare rustc.
+//! `botzone bundle`: one .rs file for bare rustc, or one .js file for
+//! Node.js ([`js`]: the .rs file compiled to WebAssembly, for Botzone).
 //!
 //! The bot's source and the library's modules are parsed with `syn`
 //! ([`load`]). The library modules the bot reaches ([`reach`]: `botzone::`
@@ -29,6 +30,7 @@ use crate::CliError;
 
 mod check;
 mod emit;
+mod js;
 mod load;
 mod manifest;
 mod reach;
@@ -38,10 +40,26 @@ mod reach;
 pub struct BundleArgs {
     /// A bot's name (a binary of this crate) or the path to its .rs file.
     bot: String,
-    /// Where to write the bundle (default: `<bot>.bundle.rs` in the current
-    /// directory; `-` for standard output).
+    /// Where to write the bundle (default: `<bot>.bundle.rs`, or
+    /// `<bot>.bundle.js` with `--target js`, in the current directory; `-`
+    /// for standard output).
     #[arg(short, long)]
     output: Option<std::path::PathBuf>,
+    /// What to write: one Rust file for judges that compile Rust (`rs`), or
+    /// one JavaScript file for Node.js, the bot compiled to WebAssembly
+    /// (`js`: what Botzone accepts; needs the wasm32-wasip1 target and
+    /// binaryen's wasm-opt).
+    #[arg(long, value_enum, default_value_t = Target::Rs)]
+    target: Target,
+}
+
+/// The kind of file `botzone bundle` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// One .rs file that bare `rustc -O --edition 2021` compiles.
+    Rs,
+    /// One .js file that `node` runs (CommonJS, WebAssembly 1.0).
+    Js,
 }
 
 /// Values for `env!("CARGO_...")` in one crate (the bot's or the library's).
@@ -56,23 +74,43 @@ pub fn run(args: BundleArgs) -> Result<(), CliError> {
     let cwd = std::env::current_dir()?;
     let bot = locate_bot(&args.bot, &cwd)?;
     let lib_root = find_library_root(&bot.file, &cwd)?;
+    let extension = match args.target {
+        Target::Rs => "rs",
+        Target::Js => "js",
+    };
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| cwd.join(format!("{}.bundle.rs", bot.name)));
+        .unwrap_or_else(|| cwd.join(format!("{}.bundle.{extension}", bot.name)));
     let bundle = build(&bot, &lib_root)?;
+    let modules = if bundle.modules.is_empty() {
+        "none".to_string()
+    } else {
+        bundle.modules.join(", ")
+    };
+    let (text, detail) = match args.target {
+        Target::Rs => (bundle.text, format!("library modules: {modules}")),
+        Target::Js => {
+            let js = js::build(&bundle.text, &bot.name, &bot.file)?;
+            let detail = format!(
+                "WebAssembly module: {} bytes ({:.1} KB); library modules: {modules}",
+                js.wasm_bytes,
+                js.wasm_bytes as f64 / 1024.0
+            );
+            (js.text, detail)
+        }
+    };
     if output.as_os_str() == "-" {
         use std::io::Write;
         let mut stdout = std::io::stdout().lock();
-        stdout.write_all(bundle.text.as_bytes())?;
+        stdout.write_all(text.as_bytes())?;
         stdout.flush()?;
     } else {
-        fs::write(&output, &bundle.text)
-            .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+        fs::write(&output, &text).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     }
-    let bytes = bundle.text.len();
+    let bytes = text.len();
     eprintln!(
-        "wrote {}: {} bytes ({:.1} KB); library modules: {}",
+        "wrote {}: {} bytes ({:.1} KB); {detail}",
         if output.as_os_str() == "-" {
             "standard output".to_string()
         } else {
@@ -80,13 +118,18 @@ pub fn run(args: BundleArgs) -> Result<(), CliError> {
         },
         bytes,
         bytes as f64 / 1024.0,
-        if bundle.modules.is_empty() {
-            "none".to_string()
-        } else {
-            bundle.modules.join(", ")
-        }
     );
     Ok(())
+}
+
+/// The JavaScript bundle of the bot named `bot` (as `botzone bundle BOT
+/// --target js` builds it): its text.
+pub(crate) fn js_text(bot: &str) -> Result<String, CliError> {
+    let cwd = std::env::current_dir()?;
+    let bot = locate_bot(bot, &cwd)?;
+    let lib_root = find_library_root(&bot.file, &cwd)?;
+    let bundle = build(&bot, &lib_root)?;
+    Ok(js::build(&bundle.text, &bot.name, &bot.file)?.text)
 }
 
 /// The bot to bundle.
