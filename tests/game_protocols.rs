@@ -5,9 +5,9 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use botzone::games::pacman2::{self, Action, Map, Pacman2};
 use botzone::games::tank::{self, bricks_from_seed, Field, TankAction, BLUE, RED};
@@ -19,17 +19,12 @@ fn json(text: &str) -> Value {
 }
 
 fn run(program: PathBuf, stdin: &str) -> Output {
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .env("BOTZONE_ITERATIONS", "100")
         .env("BOTZONE_SEED", "1")
-        .env("BOTZONE_TIME_LIMIT", "0.2")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+        .env("BOTZONE_TIME_LIMIT", "0.2");
+    common::run_program(command, stdin.as_bytes(), Duration::from_secs(120))
 }
 
 // --------------------------------------------------------------------------

@@ -9,9 +9,7 @@ mod common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How a bundle's answers must match the cargo binary's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,48 +119,11 @@ fn run_bot(exe: &Path, input: &[u8], time_limit: &str) -> Output {
 /// Runs a bot's command (a binary, or `node FILE.js`) on one input, as
 /// [`run_bot`] does.
 fn run_program(mut command: Command, input: &[u8], time_limit: &str) -> Output {
-    let exe = PathBuf::from(command.get_program());
-    let mut child = command
+    command
         .env("BOTZONE_SEED", SEED)
         .env("BOTZONE_TIME_LIMIT", time_limit)
-        .env("BOTZONE_ITERATIONS", ITERATIONS)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("start {}: {e}", exe.display()));
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // A bot may answer and exit before reading everything.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let pid = child.id();
-    let done = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let done = Arc::clone(&done);
-        std::thread::spawn(move || {
-            let started = Instant::now();
-            while !done.load(Ordering::Relaxed) {
-                if started.elapsed() > Duration::from_secs(120) {
-                    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-                    return true;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            false
-        })
-    };
-    // Reads stdout and stderr together, so a chatty bot cannot block.
-    let out = child.wait_with_output().unwrap();
-    done.store(true, Ordering::Relaxed);
-    let _ = writer.join();
-    assert!(
-        !watchdog.join().unwrap(),
-        "{} did not finish within 120 s",
-        exe.display()
-    );
-    out
+        .env("BOTZONE_ITERATIONS", ITERATIONS);
+    common::run_program(command, input, Duration::from_secs(120))
 }
 
 /// First-turn inputs made from the judges' map generators, for bots whose

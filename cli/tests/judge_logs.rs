@@ -9,9 +9,8 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use botzone::games::pacman2::{Action, Map, Pacman2};
 use botzone::games::tank::{Field, TankAction};
@@ -79,18 +78,9 @@ fn all_games(game: &str) -> Vec<(String, Vec<Call>)> {
 }
 
 fn run(program: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
-    let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    let mut command = Command::new(program);
+    command.args(args).envs(env.iter().copied());
+    common::run_program(command, stdin, std::time::Duration::from_secs(120))
 }
 
 /// Every call through `botzone judge GAME`: `command`, `content`, `display`
