@@ -39,7 +39,7 @@ fn play(seed: u32, id: usize, turns: usize, rng_seed: u64) -> (J, Vec<J>, Vec<J>
     let mut requests = vec![];
     let mut mine = vec![];
     while requests.len() < turns && !game.is_over() && game.is_alive(id) {
-        let mut joint = [Action::STAY; PLAYERS];
+        let mut joint = [Action::Stay; PLAYERS];
         let mut req = serde_json::Map::new();
         for (p, slot) in joint.iter_mut().enumerate() {
             if game.is_alive(p) {

@@ -13,7 +13,7 @@ use botzone::games::pacman2::{
     SMALL_FRUIT, WALL_EAST, WALL_NORTH, WALL_SOUTH, WALL_WEST,
 };
 
-const S: Action = Action::STAY;
+const S: Action = Action::Stay;
 
 fn field(rows: [&str; 6]) -> Map {
     let mut statics = [[0u8; MAX_SIDE]; MAX_SIDE];
@@ -66,15 +66,15 @@ fn a_move_into_a_wall_is_invalid_and_the_player_dies_losing_everything() {
     let mut map = field(["0.....", "......", "..1...", "......", "....2.", ".....3"]);
     wall(&mut map, 0, 0, 1);
     let mut game = Pacman2::new(&map);
-    assert!(!game.is_valid(0, Action::RIGHT));
+    assert!(!game.is_valid(0, Action::Right));
     let before = game.clone();
     assert!(matches!(
-        game.try_apply(&[Action::RIGHT, S, S, S]),
+        game.try_apply(&[Action::Right, S, S, S]),
         Err(TurnError::Invalid { player: 0, .. })
     ));
     assert_eq!(game, before, "try_apply leaves the state untouched");
     // The judge plays it: the player dies with strength 0.
-    play(&mut game, [Action::RIGHT, S, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
     assert!(game.player(0).dead);
     assert_eq!(strength(&game, 0), 0);
     assert_eq!(game.alive_count(), 3);
@@ -84,9 +84,9 @@ fn a_move_into_a_wall_is_invalid_and_the_player_dies_losing_everything() {
 fn moves_wrap_around_the_edges() {
     let map = field(["0.....", "......", "..1...", "......", "....2.", ".....3"]);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::LEFT, S, S, S]);
+    play(&mut game, [Action::Left, S, S, S]);
     assert_eq!((game.player(0).row, game.player(0).col), (0, 5));
-    play(&mut game, [Action::UP, S, S, S]);
+    play(&mut game, [Action::Up, S, S, S]);
     assert_eq!((game.player(0).row, game.player(0).col), (5, 5));
 }
 
@@ -94,7 +94,7 @@ fn moves_wrap_around_the_edges() {
 fn a_small_fruit_gives_one_strength_for_good() {
     let map = field(["0o....", "......", "..1...", "......", "....2.", ".....3"]);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, S, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
     assert_eq!(strength(&game, 0), 2);
     assert_eq!(game.content_at(0, 1) & SMALL_FRUIT, 0, "eaten");
     for _ in 0..20 {
@@ -107,7 +107,7 @@ fn a_small_fruit_gives_one_strength_for_good() {
 fn fruit_under_two_players_is_not_eaten() {
     let map = field(["0o1...", "......", "......", "......", "....2.", ".....3"]);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, Action::LEFT, S, S]);
+    play(&mut game, [Action::Right, Action::Left, S, S]);
     assert_eq!((strength(&game, 0), strength(&game, 1)), (1, 1));
     assert!(
         !game.player(0).dead && !game.player(1).dead,
@@ -120,7 +120,7 @@ fn fruit_under_two_players_is_not_eaten() {
 fn a_large_fruit_adds_ten_strength_for_ten_turns() {
     let map = field(["0O....", "......", "..1...", "......", "....2.", ".....3"]);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, S, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
     assert_eq!(strength(&game, 0), 11);
     assert_eq!(game.player(0).power_up_left, 9);
     for _ in 0..8 {
@@ -137,9 +137,9 @@ fn a_large_fruit_adds_ten_strength_for_ten_turns() {
 fn strong_neighbours() -> Pacman2 {
     let map = field(["......", "......", "0Oo.O1", "......", "2.....", ".....3"]);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, Action::LEFT, S, S]);
-    play(&mut game, [Action::RIGHT, S, S, S]);
-    play(&mut game, [Action::RIGHT, S, S, S]);
+    play(&mut game, [Action::Right, Action::Left, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
     assert_eq!((strength(&game, 0), strength(&game, 1)), (12, 11));
     assert_eq!(game.player(0).col, 3);
     game
@@ -148,7 +148,7 @@ fn strong_neighbours() -> Pacman2 {
 #[test]
 fn the_stronger_player_eats_the_weaker_one_on_a_shared_cell() {
     let mut game = strong_neighbours();
-    play(&mut game, [Action::RIGHT, S, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
     // The loser drops half its strength (rounded down) to the winner and
     // dies, keeping the other half.
     assert!(game.player(1).dead);
@@ -160,7 +160,7 @@ fn the_stronger_player_eats_the_weaker_one_on_a_shared_cell() {
 #[test]
 fn a_move_onto_a_stronger_player_is_replaced_by_staying() {
     let mut game = strong_neighbours();
-    play(&mut game, [S, Action::LEFT, S, S]);
+    play(&mut game, [S, Action::Left, S, S]);
     assert_eq!(game.player(1).col, 4, "scared: it stays");
     assert!(!game.player(1).dead && !game.player(0).dead);
 }
@@ -169,9 +169,9 @@ fn a_move_onto_a_stronger_player_is_replaced_by_staying() {
 fn a_beam_costs_its_shooter_four_and_takes_six_from_each_player_hit() {
     let map = field(["......", "......", "0O.1.2", "......", "......", ".....3"]);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, S, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
     assert_eq!(strength(&game, 0), 11);
-    play(&mut game, [Action::SHOOT_RIGHT, S, S, S]);
+    play(&mut game, [Action::RightShoot, S, S, S]);
     assert_eq!(strength(&game, 0), 11 - 4 + 6 + 6);
     // At strength 1 - 6 both die, with strength 0.
     assert!(game.player(1).dead && game.player(2).dead);
@@ -183,8 +183,8 @@ fn a_wall_stops_a_beam() {
     let mut map = field(["......", "......", "0O.1.2", "......", "......", ".....3"]);
     wall(&mut map, 2, 4, 1);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, S, S, S]);
-    play(&mut game, [Action::SHOOT_RIGHT, S, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
+    play(&mut game, [Action::RightShoot, S, S, S]);
     assert_eq!(strength(&game, 0), 11 - 4 + 6);
     assert!(game.player(1).dead);
     assert!(!game.player(2).dead, "behind the wall");
@@ -194,8 +194,8 @@ fn a_wall_stops_a_beam() {
 fn a_player_too_weak_to_pay_for_a_beam_may_not_shoot() {
     let map = field(["0.....", "......", "..1...", "......", "....2.", ".....3"]);
     let mut game = Pacman2::new(&map);
-    assert!(!game.is_valid(0, Action::SHOOT_DOWN), "strength 1 - 4 <= 0");
-    play(&mut game, [Action::SHOOT_DOWN, S, S, S]);
+    assert!(!game.is_valid(0, Action::DownShoot), "strength 1 - 4 <= 0");
+    play(&mut game, [Action::DownShoot, S, S, S]);
     assert!(game.player(0).dead);
 }
 
@@ -208,8 +208,8 @@ fn a_beam_also_hits_a_player_who_died_this_turn_from_an_invalid_action_beside_a_
     map.content[2][3] |= 1 << 2;
     wall(&mut map, 2, 3, 0);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, S, S, S]);
-    play(&mut game, [Action::SHOOT_RIGHT, Action::UP, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
+    play(&mut game, [Action::RightShoot, Action::Up, S, S]);
     assert!(game.player(1).dead && game.player(2).dead);
     assert_eq!(strength(&game, 0), 11 - 4 + 6 + 6);
     assert_eq!(strength(&game, 1), -6, "hit after its death");
@@ -221,8 +221,8 @@ fn a_beam_passes_a_player_who_died_this_turn_alone_on_its_cell() {
     let mut map = field(["......", "......", "0O.1..", "......", "......", "2....3"]);
     wall(&mut map, 2, 3, 0);
     let mut game = Pacman2::new(&map);
-    play(&mut game, [Action::RIGHT, S, S, S]);
-    play(&mut game, [Action::SHOOT_RIGHT, Action::UP, S, S]);
+    play(&mut game, [Action::Right, S, S, S]);
+    play(&mut game, [Action::RightShoot, Action::Up, S, S]);
     assert!(game.player(1).dead);
     assert_eq!(strength(&game, 0), 11 - 4);
     assert_eq!(strength(&game, 1), 0);
@@ -263,7 +263,7 @@ fn the_last_survivor_takes_every_small_fruit_and_the_game_ends() {
     let mut game = Pacman2::new(&map);
     play(
         &mut game,
-        [S, Action::INVALID, Action::INVALID, Action::INVALID],
+        [S, Action::Invalid, Action::Invalid, Action::Invalid],
     );
     assert!(game.is_over());
     assert_eq!(strength(&game, 0), 1 + 3);

@@ -125,7 +125,7 @@ impl Render for Pacman2 {
             for p in 0..PLAYERS {
                 if before.is_alive(p) {
                     let a = joint[p];
-                    act[p] = Value::from(if before.is_valid(p, a) || a == Action::INVALID {
+                    act[p] = Value::from(if before.is_valid(p, a) || a == Action::Invalid {
                         action_text(a).to_string()
                     } else {
                         format!("{} (invalid: death)", action_text(a))
@@ -174,7 +174,7 @@ mod tests {
         let mut g = Pacman2::new(&map);
         // Nobody is strong enough to shoot at the start (strength 1).
         let before = g.clone();
-        let joint = [Action::SHOOT_UP, Action::STAY, Action::STAY, Action::STAY];
+        let joint = [Action::UpShoot, Action::Stay, Action::Stay, Action::Stay];
         g.apply_unchecked(&joint);
         assert!(
             g.beams(&before, &joint).is_empty(),
