@@ -1037,6 +1037,41 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 #[test]
+fn a_bot_in_its_own_crate_bundles_the_botzone_version_cargo_resolves() {
+    // A user's crate that depends on a botzone (here a stand-in 0.3.0 at a
+    // path, in place of a crates.io version): the bundle must carry that
+    // library, found through `cargo metadata`, not the one this tool was
+    // built from. (`[workspace]`: its own workspace, not the one it sits in.)
+    let dir = scratch("own-crate");
+    let lib = dir.join("lib");
+    copy_tree(&common::fixture("bundle/fakelib"), &lib);
+    std::fs::write(
+        lib.join("Cargo.toml"),
+        "[package]\nname = \"botzone\"\nversion = \"0.3.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    let user = dir.join("user");
+    std::fs::create_dir_all(user.join("src")).unwrap();
+    std::fs::copy(lib.join("bots/probe.rs"), user.join("src/main.rs")).unwrap();
+    std::fs::write(
+        user.join("Cargo.toml"),
+        "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nbotzone = { path = \"../lib\" }\n\n[workspace]\n",
+    )
+    .unwrap();
+    let out = botzone_bundle(&user, &["probe"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(user.join("probe.bundle.rs")).unwrap();
+    assert!(
+        text.contains("mod display_elsewhere"),
+        "the stand-in library was not used"
+    );
+    let exe = compile(&user.join("probe.bundle.rs"));
+    let run = run_bot(&exe, b"", TIME_LIMIT);
+    assert!(String::from_utf8_lossy(&run.stdout).contains("| 0.3.0 |"));
+}
+
+#[test]
 fn paths_macros_reexports_and_file_literals_survive_bundling() {
     // A stand-in library (tests/fixtures/bundle/fakelib, see its README)
     // with what the real one does not use yet.

@@ -310,29 +310,80 @@ fn bot_env(root: &Path, name: &str) -> Result<CargoEnv, CliError> {
     Ok(env)
 }
 
-/// The crate root of the `botzone` library: the nearest directory above the
-/// bot's file or the current directory whose Cargo.toml names the package
-/// `botzone` and which has src/lib.rs, else the crate this tool was built
-/// from.
+/// The crate root of the `botzone` library the bot is built against: the
+/// crate around the bot's file when it is the `botzone` package (a bot of
+/// the SDK itself); else the `botzone` package that Cargo resolves for that
+/// crate (`cargo metadata`: a bot in its own crate that depends on botzone,
+/// from crates.io, git or a path); else the nearest `botzone` package above
+/// the bot's file or the current directory; else the crate this tool was
+/// built from.
 fn find_library_root(bot_file: &Path, cwd: &Path) -> Result<PathBuf, CliError> {
-    let starts = [bot_file.parent().unwrap_or(cwd), cwd];
-    for start in starts {
-        let mut dir = Some(start);
-        while let Some(d) = dir {
-            let toml = d.join("Cargo.toml");
-            if toml.is_file() && d.join("src/lib.rs").is_file() {
-                if let Ok(text) = fs::read_to_string(&toml) {
-                    if manifest::package_field(&text, "name").as_deref() == Some("botzone") {
-                        return Ok(d.canonicalize()?);
-                    }
-                }
-            }
-            dir = d.parent();
+    let bot_dir = bot_file.parent().unwrap_or(cwd);
+    // The bot's own crate decides: the library itself, or what it depends on.
+    if let Some(crate_dir) = manifest::find_manifest_dir(bot_dir) {
+        if let Some(root) =
+            nearest_library(&crate_dir).filter(|r| crate_dir.canonicalize().is_ok_and(|c| &c == r))
+        {
+            return Ok(root);
+        }
+        if let Some(root) = resolved_library(&crate_dir) {
+            return Ok(root);
+        }
+    }
+    for start in [bot_dir, cwd] {
+        if let Some(root) = nearest_library(start) {
+            return Ok(root);
         }
     }
     let built_in = built_in_library();
     if built_in.join("src/lib.rs").is_file() {
         return Ok(built_in.canonicalize()?);
     }
-    Err("cannot find the botzone library's sources (src/lib.rs of the `botzone` package): run this inside the botzone crate".into())
+    Err("cannot find the botzone library's sources (src/lib.rs of the `botzone` package): run this inside the botzone crate, or in a crate that depends on it".into())
+}
+
+/// The directory of the `botzone` package that Cargo resolves for the
+/// crate at `crate_dir` (offline: the crate was built, so its dependencies
+/// are on this machine), if it depends on one.
+fn resolved_library(crate_dir: &Path) -> Option<PathBuf> {
+    let out =
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--offline",
+                "--manifest-path",
+            ])
+            .arg(crate_dir.join("Cargo.toml"))
+            .output()
+            .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let manifest = metadata["packages"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] == "botzone")?["manifest_path"]
+        .as_str()?;
+    let dir = Path::new(manifest).parent()?;
+    dir.join("src/lib.rs").is_file().then(|| dir.to_path_buf())
+}
+
+/// The nearest `botzone` package at or above `start`.
+fn nearest_library(start: &Path) -> Option<PathBuf> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        let toml = d.join("Cargo.toml");
+        if toml.is_file() && d.join("src/lib.rs").is_file() {
+            if let Ok(text) = fs::read_to_string(&toml) {
+                if manifest::package_field(&text, "name").as_deref() == Some("botzone") {
+                    return d.canonicalize().ok();
+                }
+            }
+        }
+        dir = d.parent();
+    }
+    None
 }
