@@ -49,7 +49,7 @@ fn rollouts(c: &mut Criterion) {
     });
     let map = Map::generate(1);
     let mut game = Pacman2::new(&map);
-    let joint = [Action::RIGHT, Action::LEFT, Action::STAY, Action::DOWN];
+    let joint = [Action::Right, Action::Left, Action::Stay, Action::Down];
     game.try_apply(&joint).unwrap();
     assert!(game.undo());
     group.bench_function("apply_undo", |b| {

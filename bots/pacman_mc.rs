@@ -86,16 +86,16 @@ impl PacmanMc {
     fn think(&mut self, deadline: &Deadline) -> Output {
         let me = self.me;
         let Some(game) = self.game.as_mut() else {
-            return answer(Action::STAY, "rollouts=0 no game".into());
+            return answer(Action::Stay, "rollouts=0 no game".into());
         };
         if !game.is_active(me) {
             let why = if game.is_over() { "game over" } else { "dead" };
-            return answer(Action::STAY, format!("rollouts=0 {why}"));
+            return answer(Action::Stay, format!("rollouts=0 {why}"));
         }
         let result = search(game, me, deadline, &mut self.rng, DEPTH);
         let mut best = result.best;
         if !game.is_valid(me, best) {
-            best = Action::STAY; // never happens; staying is always valid
+            best = Action::Stay; // never happens; staying is always valid
         }
         let mean = result.best_mean();
         answer(

@@ -1,8 +1,8 @@
 //! `tank_minimax`: a Tank (2018) bot. Iterative-deepening alpha-beta over
 //! joint actions (our two tanks' pair, then the opponent's reply, judged
-//! conservatively) with a real evaluation, move ordering, a preallocated
-//! transposition table and the turn's deadline
-//! (`botzone::games::tank::eval::TankMinimax`). Its `debug` reports the depth
+//! conservatively) with a real evaluation, move ordering that drops shots
+//! dominated by staying, a preallocated transposition table and the turn's
+//! deadline (`botzone::games::tank::eval::TankMinimax`). Its `debug` reports the depth
 //! reached and the nodes searched. It never answers an invalid action.
 //!
 //! Protocol (the wiki's): the first request is `{"field":[i0,i1,i2],"mySide":s}`,
@@ -14,7 +14,7 @@
 //! ```text
 //! $ echo '{"requests":[{"field":[124802088,13368984,10571895],"mySide":0}],"responses":[]}' \
 //!     | BOTZONE_TIME_LIMIT=0.3 cargo run --release --bin tank_minimax
-//! {"response":[6,-1],"debug":"depth 2, nodes 35211, value -40, 213 ms"}
+//! {"response":[2,2],"debug":"depth 4, nodes 699904, value 0, 225 ms"}
 //! >>>BOTZONE_REQUEST_KEEP_RUNNING<<<
 //! ```
 

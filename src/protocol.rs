@@ -43,6 +43,7 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, BufRead, Write};
+#[cfg(not(panic = "abort"))]
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
@@ -611,8 +612,14 @@ impl<R: BufRead, W: Write, E: Write> Session<'_, R, W, E> {
             Ok(Some(first)) => {
                 simplified = first.simplified;
                 time_limit = first.time_limit;
-                let deadline =
-                    Deadline::for_turn(turn_limit(first.time_limit, first.is_first_turn()));
+                // The runtime's start-up (Node.js and the module's
+                // compilation for a JS bundle) ran on the judge's clock.
+                let limit = turn_limit(first.time_limit, first.is_first_turn());
+                let deadline = Deadline::for_turn(
+                    limit
+                        .saturating_sub(crate::time::startup_spent())
+                        .max(limit / 4),
+                );
                 self.answer(bot, simplified, |bot| bot.on_input(&first, &deadline))
             }
             Ok(None) => Err(BotError::new("empty input: expected a Botzone request").into()),
@@ -667,6 +674,8 @@ impl<R: BufRead, W: Write, E: Write> Session<'_, R, W, E> {
         simplified: bool,
         call: impl FnOnce(&mut B) -> Result<Output, BotError>,
     ) -> Result<(), ReadError> {
+        #[cfg(panic = "abort")]
+        abort::prepare(bot);
         let output = catch_panic(|| call(bot))?;
         let text = if simplified {
             output.to_simplified()
@@ -716,6 +725,20 @@ impl<R: BufRead, W: Write, E: Write> Session<'_, R, W, E> {
 /// message and place (`internal error in the bot: panicked at
 /// src/x.rs:12:5: message`). The default panic message is replaced while
 /// `f` runs, so nothing but our message reaches stderr.
+///
+/// Where panics abort (`panic = "abort"`, as on WebAssembly) nothing can be
+/// caught: see [`abort`] for what happens there instead.
+#[cfg(panic = "abort")]
+fn catch_panic<T>(f: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError> {
+    abort::install_hook();
+    f()
+}
+
+/// Runs `f`, turning a panic into a [`BotError`] that keeps the panic's
+/// message and place (`internal error in the bot: panicked at
+/// src/x.rs:12:5: message`). The default panic message is replaced while
+/// `f` runs, so nothing but our message reaches stderr.
+#[cfg(not(panic = "abort"))]
 fn catch_panic<T>(f: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError> {
     let previous = panic::take_hook();
     panic::set_hook(Box::new(|info| {
@@ -740,6 +763,74 @@ fn catch_panic<T>(f: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError
                 None => format!("internal error in the bot: {what}"),
             }))
         }
+    }
+}
+
+/// Panics where they abort the process (`panic = "abort"`: a bot compiled
+/// to WebAssembly, where Rust cannot unwind).
+///
+/// The bot's state is lost with the process, but the turn is not: before
+/// each call of the bot its fallback answer is prepared, and the panic hook
+/// writes the error (with the panic's place) to stderr and that answer to
+/// stdout, without the keep-running marker, and ends the process with exit
+/// code 0. Botzone then starts the bot afresh on its next turn with the
+/// full history (what it does for any bot that answers and exits), so a
+/// panic costs one turn's answer, never the game. With no fallback the
+/// process ends with [`EXIT_BAD_INPUT`].
+#[cfg(panic = "abort")]
+mod abort {
+    use std::cell::RefCell;
+    use std::io::Write;
+    use std::sync::Once;
+
+    use super::{Bot, Output, EXIT_BAD_INPUT, EXIT_OK};
+
+    thread_local! {
+        /// The fallback answer of the running call, as its output line.
+        static ANSWER: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+
+    /// Prepares the answer the panic hook gives if `bot`'s next call panics.
+    pub(super) fn prepare<B: Bot>(bot: &B) {
+        let line = bot
+            .fallback()
+            .map(|response| Output::new(response).to_json_line());
+        ANSWER.with(|a| *a.borrow_mut() = line);
+    }
+
+    /// Installs the hook (once).
+    pub(super) fn install_hook() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            std::panic::set_hook(Box::new(|info| {
+                let what = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown cause".to_owned());
+                let place = info
+                    .location()
+                    .map(|l| format!("panicked at {}:{}:{}: ", l.file(), l.line(), l.column()))
+                    .unwrap_or_default();
+                let mut errors = std::io::stderr();
+                let _ = writeln!(
+                    errors,
+                    "bot error: internal error in the bot: {place}{what}"
+                );
+                let answer = ANSWER.with(|a| a.borrow_mut().take());
+                let code = match answer {
+                    Some(line) => {
+                        let mut out = std::io::stdout();
+                        let _ = writeln!(out, "{line}");
+                        let _ = out.flush();
+                        EXIT_OK
+                    }
+                    None => EXIT_BAD_INPUT,
+                };
+                std::process::exit(i32::from(code));
+            }));
+        });
     }
 }
 

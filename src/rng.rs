@@ -1,6 +1,8 @@
 //! A small, fast random generator for rollouts (xoshiro256++, seeded by
 //! SplitMix64), with `BOTZONE_SEED` for reproducible bots.
 
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The environment variable that fixes a bot's random choices.
@@ -39,11 +41,16 @@ impl Rng {
         match seed_from_env() {
             Some(seed) => Rng::new(seed),
             None => {
+                // The clock, mixed with the per-process random keys of
+                // std's `RandomState` (the OS's entropy; WASI's
+                // `random_get` on WebAssembly, where `process::id` panics).
                 let nanos = SystemTime::now()
                     .duration_since(UNIX_EPOCH)
                     .map(|d| d.as_nanos() as u64)
                     .unwrap_or(0);
-                Rng::new(nanos ^ (u64::from(std::process::id()) << 32))
+                let mut hasher = RandomState::new().build_hasher();
+                hasher.write_u64(nanos);
+                Rng::new(hasher.finish() ^ nanos)
             }
         }
     }

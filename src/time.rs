@@ -23,8 +23,36 @@ pub fn iteration_budget() -> Option<u64> {
         .filter(|&n| n > 0)
 }
 
-/// Botzone's time limit per turn for C/C++ (and what we assume for Rust).
+/// Botzone's time limit per turn for the language the bot runs as: 1 s for
+/// C/C++ (and what we assume for a native Rust bot), 2 s for JavaScript,
+/// which is how a bot compiled to WebAssembly reaches Botzone (`botzone
+/// bundle --target js`: a `.js` file run by Node.js).
+#[cfg(not(target_family = "wasm"))]
 pub const DEFAULT_LIMIT: Duration = Duration::from_secs(1);
+/// Botzone's time limit per turn for the language the bot runs as: 1 s for
+/// C/C++ (and what we assume for a native Rust bot), 2 s for JavaScript,
+/// which is how a bot compiled to WebAssembly reaches Botzone (`botzone
+/// bundle --target js`: a `.js` file run by Node.js).
+#[cfg(target_family = "wasm")]
+pub const DEFAULT_LIMIT: Duration = Duration::from_secs(2);
+
+/// The environment variable in which a runtime that starts the bot tells
+/// how long it spent before the bot's `main` (seconds, e.g. `0.085`): the
+/// JavaScript loader of `botzone bundle --target js` puts Node.js's start-up
+/// and the module's compilation there. The protocol subtracts it from the
+/// first deadline of the process, since the judge's clock was running.
+pub const STARTUP_VAR: &str = "BOTZONE_STARTUP_SECONDS";
+
+/// The time spent before `main` as [`STARTUP_VAR`] reports it (zero when
+/// unset or not a sane number of seconds).
+pub fn startup_spent() -> Duration {
+    std::env::var(STARTUP_VAR)
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e6)
+        .map(Duration::from_secs_f64)
+        .unwrap_or(Duration::ZERO)
+}
 
 /// The time limit of a turn: `BOTZONE_TIME_LIMIT` when set, else the
 /// input's `time_limit` (seconds) when present, else Botzone's 1 s; doubled
@@ -110,6 +138,14 @@ impl Deadline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn startup_is_read_from_the_environment() {
+        // The variable is not set in tests: nothing to subtract.
+        if std::env::var_os(STARTUP_VAR).is_none() {
+            assert_eq!(startup_spent(), Duration::ZERO);
+        }
+    }
 
     #[test]
     fn margins() {

@@ -5,9 +5,9 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use botzone::games::pacman2::{self, Action, Map, Pacman2};
 use botzone::games::tank::{self, bricks_from_seed, Field, TankAction, BLUE, RED};
@@ -19,17 +19,12 @@ fn json(text: &str) -> Value {
 }
 
 fn run(program: PathBuf, stdin: &str) -> Output {
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .env("BOTZONE_ITERATIONS", "100")
         .env("BOTZONE_SEED", "1")
-        .env("BOTZONE_TIME_LIMIT", "0.2")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+        .env("BOTZONE_TIME_LIMIT", "0.2");
+    common::run_program(command, stdin.as_bytes(), Duration::from_secs(120))
 }
 
 // --------------------------------------------------------------------------
@@ -46,7 +41,7 @@ fn pacman2_null_for_a_live_player_is_the_judges_word_that_it_died() {
         .unwrap();
     assert_eq!(
         read.joint,
-        [Action::STAY, Action::INVALID, Action::STAY, Action::INVALID]
+        [Action::Stay, Action::Invalid, Action::Stay, Action::Invalid]
     );
     assert_eq!(read.warnings.len(), 2, "{:?}", read.warnings);
     assert!(
@@ -72,7 +67,7 @@ fn pacman2_null_for_a_live_player_is_the_judges_word_that_it_died() {
             "requests[2]",
         )
         .unwrap();
-    assert_eq!(read.joint[3], Action::STAY);
+    assert_eq!(read.joint[3], Action::Stay);
     assert_eq!(read.warnings.len(), 1);
     assert!(
         read.warnings[0].starts_with("requests[2].3: an action for player 3, who is dead"),
@@ -138,7 +133,7 @@ fn pacman2_tracker_follows_both_modes_alike() {
     let mut keep = Tracker::start(&first, "request").unwrap();
     while !game.is_over() && requests.len() < 30 {
         let mut entries = Vec::new();
-        let mut joint = [Action::STAY; 4];
+        let mut joint = [Action::Stay; 4];
         for (p, slot) in joint.iter_mut().enumerate() {
             if game.is_alive(p) {
                 *slot = game.random_action(p, &mut rng);
@@ -155,7 +150,7 @@ fn pacman2_tracker_follows_both_modes_alike() {
         assert_eq!(keep.game(), &game);
     }
     let input = Input {
-        responses: vec![answer(Action::STAY, ""); requests.len() - 1],
+        responses: vec![answer(Action::Stay, ""); requests.len() - 1],
         requests,
         ..Input::default()
     };
@@ -163,7 +158,7 @@ fn pacman2_tracker_follows_both_modes_alike() {
     assert_eq!(traditional.game(), &game);
     assert_eq!(traditional.me(), 1);
     assert_eq!(
-        answer(Action::SHOOT_UP, "hi").to_string(),
+        answer(Action::UpShoot, "hi").to_string(),
         r#"{"action":4,"tauntText":"hi"}"#
     );
     let err = Tracker::start(&json(r#"{"width":3}"#), "requests[0]").unwrap_err();

@@ -11,9 +11,8 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::rng::Rng;
@@ -40,7 +39,7 @@ fn play(seed: u32, id: usize, turns: usize, rng_seed: u64) -> (J, Vec<J>, Vec<J>
     let mut requests = vec![];
     let mut mine = vec![];
     while requests.len() < turns && !game.is_over() && game.is_alive(id) {
-        let mut joint = [Action::STAY; PLAYERS];
+        let mut joint = [Action::Stay; PLAYERS];
         let mut req = serde_json::Map::new();
         for (p, slot) in joint.iter_mut().enumerate() {
             if game.is_alive(p) {
@@ -106,21 +105,11 @@ fn samples_are_consistent() {
 fn run_bot(input: &str, time_limit: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pacman_mc"));
     cmd.env_remove("BOTZONE_TIME_LIMIT")
-        .env("BOTZONE_SEED", "12345")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+        .env("BOTZONE_SEED", "12345");
     if let Some(t) = time_limit {
         cmd.env("BOTZONE_TIME_LIMIT", t);
     }
-    let mut child = cmd.spawn().expect("start pacman_mc");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::run_program(cmd, input.as_bytes(), std::time::Duration::from_secs(120))
 }
 
 /// The answers on stdout (marker lines dropped).

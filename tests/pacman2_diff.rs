@@ -42,7 +42,7 @@ fn same(game: &Pacman2, r: &Reference, what: &str) {
 /// towards the same spot.
 fn joint(game: &Pacman2, rng: &mut Rng, wild: u32) -> [Action; PLAYERS] {
     let mut list = Actions::default();
-    let mut out = [Action::STAY; PLAYERS];
+    let mut out = [Action::Stay; PLAYERS];
     for (p, slot) in out.iter_mut().enumerate() {
         game.legal_actions(p, &mut list);
         *slot = if rng.below(100) < wild {
@@ -50,7 +50,7 @@ fn joint(game: &Pacman2, rng: &mut Rng, wild: u32) -> [Action; PLAYERS] {
         } else if let Some(&a) = rng.choose(&list) {
             a
         } else {
-            Action::STAY
+            Action::Stay
         };
     }
     out

@@ -27,7 +27,7 @@ fn no_allocation_in_apply_undo_legal_actions_or_rollouts() {
             // Explicit turns through legal_actions, apply and undo.
             let mut turns = 0;
             while !game.is_over() {
-                let mut joint = [Action::STAY; PLAYERS];
+                let mut joint = [Action::Stay; PLAYERS];
                 for (p, slot) in joint.iter_mut().enumerate() {
                     game.legal_actions(p, &mut list);
                     if let Some(&a) = rng.choose(&list) {
@@ -60,14 +60,14 @@ fn undo_restores_every_state_on_many_maps() {
         for _ in 0..5 {
             let mut states = vec![game.clone()];
             while !game.is_over() {
-                let mut joint = [Action::STAY; PLAYERS];
+                let mut joint = [Action::Stay; PLAYERS];
                 for (p, slot) in joint.iter_mut().enumerate() {
                     *slot = if rng.below(30) == 0 {
                         Action::from_code(i64::from(rng.below(12)) - 2) // sometimes invalid
                     } else if game.is_alive(p) {
                         game.random_action(p, &mut rng)
                     } else {
-                        Action::STAY
+                        Action::Stay
                     };
                 }
                 game.apply_unchecked(&joint);
@@ -97,7 +97,7 @@ fn clone_and_apply_equals_apply_and_undo() {
                 if game.is_alive(p) {
                     game.random_action(p, &mut rng)
                 } else {
-                    Action::STAY
+                    Action::Stay
                 }
             })
             .collect();
@@ -132,7 +132,7 @@ fn game_trait_agrees_with_inherent_api() {
     let mut list: Actions = FixedList::new();
     for p in 0..4 {
         Game::legal_actions(&game, p, &mut list);
-        assert_eq!(list[0], Action::STAY);
+        assert_eq!(list[0], Action::Stay);
         // Strength 1 at the start: no shots yet.
         assert!(list.iter().all(|a| !a.is_shot()));
         for a in Action::ALL {
@@ -194,7 +194,7 @@ fn flat_mc_returns_a_legal_action_and_restores_the_game() {
         Limits::default(),
     );
     assert_eq!(none.rollouts, 0);
-    assert_eq!(none.best, Action::STAY);
+    assert_eq!(none.best, Action::Stay);
 }
 
 #[test]
@@ -242,10 +242,10 @@ fn request_errors_name_the_part() {
     assert_eq!(
         ok,
         [
-            Action::RIGHT,
-            Action::INVALID,
-            Action::STAY,
-            Action::SHOOT_LEFT
+            Action::Right,
+            Action::Invalid,
+            Action::Stay,
+            Action::LeftShoot
         ]
     );
     let err = game
@@ -264,7 +264,7 @@ fn request_errors_name_the_part() {
     let joint = game
         .joint_from_request(&req(r#"{"0":{"action":1}}"#), "requests[2]")
         .unwrap();
-    assert_eq!(joint[1], Action::INVALID);
+    assert_eq!(joint[1], Action::Invalid);
     let err = game
         .joint_from_request(&req("[1]"), "request")
         .unwrap_err()
@@ -332,7 +332,7 @@ fn rollout_picks_are_uniform_and_independent() {
             let mut cells = Vec::new();
             for &a in list.iter() {
                 let mut g = game.clone();
-                let mut joint = [Action::STAY; PLAYERS];
+                let mut joint = [Action::Stay; PLAYERS];
                 joint[p] = a;
                 g.apply_unchecked(&joint);
                 cells.push((g.player(p).row, g.player(p).col));

@@ -5,25 +5,15 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use botzone::json::Value;
 use botzone::protocol::KEEP_RUNNING_MARKER;
 
 fn run_bot(stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_echo_bot"))
-        .env("BOTZONE_TIME_LIMIT", "0.2")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("echo_bot starts");
-    let mut pipe = child.stdin.take().unwrap();
-    // A bot may stop reading early; a closed pipe is not the test's failure.
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().expect("echo_bot ends")
+    let mut command = Command::new(env!("CARGO_BIN_EXE_echo_bot"));
+    command.env("BOTZONE_TIME_LIMIT", "0.2");
+    common::run_program(command, stdin, std::time::Duration::from_secs(60))
 }
 
 fn sample(name: &str) -> Vec<u8> {

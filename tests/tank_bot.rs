@@ -4,9 +4,8 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use botzone::games::tank::eval::{TankEval, TankMinimax};
@@ -30,20 +29,13 @@ fn sample(name: &str) -> String {
 
 /// Runs the bot on `stdin`; returns (exit ok, stdout lines, stderr).
 fn run(stdin: &str) -> (bool, Vec<String>, String) {
-    let mut child = Command::new(bot())
-        .env("BOTZONE_TIME_LIMIT", "0.05")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tank_minimax");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut command = Command::new(bot());
+    command.env("BOTZONE_TIME_LIMIT", "0.05");
+    let out = common::run_program(
+        command,
+        stdin.as_bytes(),
+        std::time::Duration::from_secs(60),
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     (
         out.status.success(),

@@ -15,7 +15,9 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod bench;
+mod bench_js;
 mod bundle;
+mod html;
 mod json;
 
 /// The error type of every subcommand: a message for the user.
@@ -25,7 +27,7 @@ pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 #[command(
     name = "botzone",
     version,
-    about = "Botzone bot SDK: maps, benchmarks, referee, bundler and arena"
+    about = "Botzone bot SDK: maps, benchmarks, referee, bundler (Rust or JavaScript) and arena"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -81,6 +83,9 @@ enum Command {
     },
     /// Random playouts per second, as the wiki samples' benchmark measures.
     Bench(bench::BenchArgs),
+    /// A bot's JavaScript bundle under Node.js against its native binary:
+    /// work per second side by side, and start-up times.
+    BenchJs(bench_js::BenchJsArgs),
     /// Referee a scripted line-protocol game (script on stdin, status lines out).
     Referee {
         /// The game (one on a line protocol).
@@ -93,8 +98,10 @@ enum Command {
     Match(arena::MatchArgs),
     /// Act as a Botzone judge program (one JSON line in, one out).
     Judge(arena::JudgeArgs),
-    /// Show a saved game log turn by turn.
+    /// Show a saved game log turn by turn (in the terminal, or as an HTML page).
     Replay(arena::ReplayArgs),
+    /// Write a match's results as an HTML report, with each game's replay page.
+    Report(html::report::ReportArgs),
 }
 
 /// `botzone map GAME --seed N`: the judge's initdata.
@@ -142,11 +149,13 @@ fn main() -> ExitCode {
     let result: Result<(), CliError> = match cli.command {
         Command::Map { game, seed } => game.visit(MapOf(seed)).map(|l| println!("{l}")),
         Command::Bench(args) => bench::run(args),
+        Command::BenchJs(args) => bench_js::run(args),
         Command::Referee { game } => game.visit(RefereeOf),
         Command::Bundle(args) => bundle::run(args),
         Command::Match(args) => arena::run_match(args),
         Command::Judge(args) => arena::run_judge(args),
         Command::Replay(args) => arena::run_replay(args),
+        Command::Report(args) => html::report::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

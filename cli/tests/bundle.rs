@@ -9,9 +9,7 @@ mod common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How a bundle's answers must match the cargo binary's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +40,7 @@ const BOTS: &[(&str, &str, Compare)] = &[
     ("tank_minimax", "tank", Compare::Answers),
     ("enclosure_mc", "enclosure", Compare::Answers),
     ("enclosure_greedy", "enclosure", Compare::Exact),
+    ("tank_rules", "tank", Compare::Exact),
 ];
 
 /// The seed and the per-turn time limit both programs run with.
@@ -115,47 +114,17 @@ fn compile(file: &Path) -> PathBuf {
 /// Runs a bot program on one input, with the fixed seed and time limit
 /// (killed after two minutes).
 fn run_bot(exe: &Path, input: &[u8], time_limit: &str) -> Output {
-    let mut child = Command::new(exe)
+    run_program(Command::new(exe), input, time_limit)
+}
+
+/// Runs a bot's command (a binary, or `node FILE.js`) on one input, as
+/// [`run_bot`] does.
+fn run_program(mut command: Command, input: &[u8], time_limit: &str) -> Output {
+    command
         .env("BOTZONE_SEED", SEED)
         .env("BOTZONE_TIME_LIMIT", time_limit)
-        .env("BOTZONE_ITERATIONS", ITERATIONS)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("start {}: {e}", exe.display()));
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // A bot may answer and exit before reading everything.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let pid = child.id();
-    let done = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let done = Arc::clone(&done);
-        std::thread::spawn(move || {
-            let started = Instant::now();
-            while !done.load(Ordering::Relaxed) {
-                if started.elapsed() > Duration::from_secs(120) {
-                    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-                    return true;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            false
-        })
-    };
-    // Reads stdout and stderr together, so a chatty bot cannot block.
-    let out = child.wait_with_output().unwrap();
-    done.store(true, Ordering::Relaxed);
-    let _ = writer.join();
-    assert!(
-        !watchdog.join().unwrap(),
-        "{} did not finish within 120 s",
-        exe.display()
-    );
-    out
+        .env("BOTZONE_ITERATIONS", ITERATIONS);
+    common::run_program(command, input, Duration::from_secs(120))
 }
 
 /// First-turn inputs made from the judges' map generators, for bots whose
@@ -182,7 +151,7 @@ fn generated_inputs(bot: &str) -> Vec<(String, Vec<u8>)> {
                 (format!("generated pacman2 map 1, id {id}"), first(request))
             })
             .collect(),
-        "tank_minimax" => (0..2)
+        "tank_minimax" | "tank_rules" => (0..2)
             .map(|side| {
                 let field = map("tank")["field"].clone();
                 let request = serde_json::json!({"field": field, "mySide": side});
@@ -278,6 +247,18 @@ fn check_bot(bot: &str) {
         size as f64 / 1024.0
     );
     let exe = compile(&file);
+    compare_with_binary(bot, sample_dir, compare, || Command::new(&exe));
+}
+
+/// Runs the program `command` makes and `bot`'s cargo binary on every file
+/// of the bot's sample directory and on the generated inputs, and compares
+/// their answers and exit codes as `compare` says.
+fn compare_with_binary(
+    bot: &str,
+    sample_dir: &str,
+    compare: Compare,
+    command: impl Fn() -> Command,
+) {
     let samples = root().join("input-samples").join(sample_dir);
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
     if samples.is_dir() {
@@ -303,7 +284,7 @@ fn check_bot(bot: &str) {
         } else {
             TIME_LIMIT
         };
-        let from_bundle = run_bot(&exe, &text, limit);
+        let from_bundle = run_program(command(), &text, limit);
         let from_cargo = run_bot(&binary, &text, limit);
         let context = format!(
             "{bot} on {name}\nbundle stdout:\n{}\ncargo stdout:\n{}\nbundle stderr:\n{}\ncargo stderr:\n{}",
@@ -359,6 +340,515 @@ fn enclosure_mc_bundle_answers_like_the_binary() {
 #[test]
 fn enclosure_greedy_bundle_answers_like_the_binary() {
     check_bot("enclosure_greedy");
+}
+
+#[test]
+fn tank_rules_bundle_answers_like_the_binary() {
+    check_bot("tank_rules");
+}
+
+// --- `botzone bundle --target js`: the bot as one .js file for Node.js ---
+
+/// The tool a JS-bundle test needs, or a failure that says how to get it
+/// (`.ci/run` installs them all).
+fn require_tool(program: &str, install: &str) {
+    let ok = Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "this test needs `{program}`: {install} (.ci/run installs it)"
+    );
+}
+
+fn require_js_tools() {
+    require_tool("node", "apt-get install nodejs");
+    require_tool("wasm-opt", "npm install -g binaryen@132");
+}
+
+/// `botzone bundle <bot> --target js`, built once per bot for the whole
+/// test binary: the file, and what the command printed.
+fn js_bundle(bot: &str) -> (PathBuf, String) {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static BUILT: OnceLock<Mutex<HashMap<String, (PathBuf, String)>>> = OnceLock::new();
+    require_js_tools();
+    let mut built = BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    built
+        .entry(bot.to_string())
+        .or_insert_with(|| {
+            let dir = scratch(&format!("{bot}-js"));
+            let file = dir.join(format!("{bot}.bundle.js"));
+            let out = botzone_bundle(
+                &root(),
+                &[bot, "--target", "js", "-o", file.to_str().unwrap()],
+            );
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(
+                out.status.success(),
+                "botzone bundle {bot} --target js failed:\n{stderr}"
+            );
+            (file, stderr)
+        })
+        .clone()
+}
+
+/// The WebAssembly module inside a JS bundle (its one base64 literal).
+fn wasm_of(js: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    let start = js
+        .find("var WASM_BASE64 = '")
+        .expect("the module's literal")
+        + 19;
+    let len = js[start..].find('\'').expect("the literal's end");
+    base64::engine::general_purpose::STANDARD
+        .decode(&js[start..start + len])
+        .expect("valid base64")
+}
+
+/// Bundles `bot` for Node.js and runs `node FILE` against its cargo binary
+/// on every input (see [`check_bot`]).
+fn check_js(bot: &str) {
+    let &(_, sample_dir, compare) = BOTS
+        .iter()
+        .find(|(name, _, _)| *name == bot)
+        .expect("bot in BOTS");
+    let (file, stderr) = js_bundle(bot);
+    let size = std::fs::metadata(&file).unwrap().len();
+    assert!(
+        stderr.contains(&format!("{size} bytes")),
+        "botzone bundle --target js should report the size ({size} bytes):\n{stderr}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let wasm = wasm_of(&text);
+    assert!(
+        stderr.contains(&format!("WebAssembly module: {} bytes", wasm.len())),
+        "{stderr}"
+    );
+    eprintln!(
+        "{bot}: JS bundle {size} bytes ({:.1} KB), module {} bytes",
+        size as f64 / 1024.0,
+        wasm.len()
+    );
+    assert!(
+        size <= 400 * 1024,
+        "the JS bundle of {bot} is {size} bytes: over the 400 KB goal"
+    );
+    compare_with_binary(bot, sample_dir, compare, || {
+        let mut node = Command::new("node");
+        node.arg(&file);
+        node
+    });
+}
+
+#[test]
+fn echo_bot_js_bundle_answers_like_the_binary() {
+    check_js("echo_bot");
+}
+
+#[test]
+fn pacman_mc_js_bundle_answers_like_the_binary() {
+    check_js("pacman_mc");
+}
+
+#[test]
+fn tank_minimax_js_bundle_answers_like_the_binary() {
+    check_js("tank_minimax");
+}
+
+#[test]
+fn enclosure_mc_js_bundle_answers_like_the_binary() {
+    check_js("enclosure_mc");
+}
+
+#[test]
+fn tank_rules_js_bundle_answers_like_the_binary() {
+    check_js("tank_rules");
+}
+
+#[test]
+fn enclosure_greedy_js_bundle_answers_like_the_binary() {
+    check_js("enclosure_greedy");
+}
+
+#[test]
+fn every_bot_has_its_rs_and_js_bundle_tests() {
+    let source = include_str!("bundle.rs");
+    for (bot, _, _) in BOTS {
+        for call in [
+            format!("check_bot(\"{bot}\")"),
+            format!("check_js(\"{bot}\")"),
+        ] {
+            assert!(source.contains(&call), "no test calls {call}");
+        }
+    }
+}
+
+#[test]
+fn a_panic_in_a_js_bundle_answers_the_fallback_and_exits_0_so_botzone_restarts_it() {
+    require_js_tools();
+    let dir = scratch("panicky-js");
+    let file = dir.join("panicky.bundle.js");
+    let fixture = root().join("tests/fixtures/bundle/panicky.rs");
+    let out = botzone_bundle(
+        &root(),
+        &[
+            fixture.to_str().unwrap(),
+            "--target",
+            "js",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Keep-running: two good turns, then the panic. WebAssembly cannot
+    // unwind: the fallback comes without the keep-running marker and the
+    // process ends well, so Botzone starts it afresh on the next turn.
+    let input = b"{\"requests\":[\"a\"],\"responses\":[]}\n\"b\"\n\"boom\"\n\"c\"\n";
+    let mut node = Command::new("node");
+    node.arg(&file);
+    let run = run_program(node, input, "1");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let marker = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            r#"{"response":"a"}"#,
+            marker,
+            r#"{"response":"b"}"#,
+            marker,
+            r#"{"response":"fallback"}"#
+        ],
+        "stderr: {stderr}"
+    );
+    assert_eq!(run.status.code(), Some(0), "stderr: {stderr}");
+    assert!(
+        stderr.contains("bot error: internal error in the bot: panicked at panicky.bundle.rs:")
+            && stderr.contains("the request said boom"),
+        "the panic keeps its message and its place in the .rs bundle: {stderr}"
+    );
+    // The next turn, in traditional mode with the whole history, is
+    // answered by a fresh process.
+    let mut node = Command::new("node");
+    node.arg(&file);
+    let history =
+        b"{\"requests\":[\"a\",\"b\",\"boom\",\"c\"],\"responses\":[\"a\",\"b\",\"fallback\"]}\n";
+    let run = run_program(node, history, "1");
+    assert!(String::from_utf8_lossy(&run.stdout).starts_with(r#"{"response":"c"}"#));
+}
+
+#[test]
+fn bad_input_gets_the_same_error_answer_and_exit_code_from_a_js_bundle() {
+    let (file, _) = js_bundle("pacman_mc");
+    for input in [
+        &b"not json\n"[..],
+        b"{\"requests\":[{\"id\":9}],\"responses\":[]}\n",
+        b"",
+    ] {
+        let mut node = Command::new("node");
+        node.arg(&file);
+        let js = run_program(node, input, "1");
+        let native = run_bot(&common::bin("pacman_mc"), input, "1");
+        let context = format!(
+            "input {:?}\nnode stderr: {}\nnative stderr: {}",
+            String::from_utf8_lossy(input),
+            String::from_utf8_lossy(&js.stderr),
+            String::from_utf8_lossy(&native.stderr)
+        );
+        assert_eq!(
+            without_debug(&js.stdout),
+            without_debug(&native.stdout),
+            "{context}"
+        );
+        assert_eq!(js.status.code(), native.status.code(), "{context}");
+        assert_eq!(
+            String::from_utf8_lossy(&js.stderr).lines().next(),
+            String::from_utf8_lossy(&native.stderr).lines().next(),
+            "{context}"
+        );
+    }
+}
+
+#[test]
+fn a_js_bundle_without_a_fixed_seed_seeds_itself_from_wasi() {
+    // `Rng::from_env` once called `std::process::id`, which panics on WASI.
+    let (file, _) = js_bundle("pacman_mc");
+    let input = std::fs::read(root().join("input-samples/pacman2/first-turn.json")).unwrap();
+    let mut child = Command::new("node")
+        .arg(&file)
+        .env_remove("BOTZONE_SEED")
+        .env("BOTZONE_ITERATIONS", "100")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let first = String::from_utf8_lossy(&out.stdout);
+    let answer: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert!(answer["response"]["action"].is_i64(), "{answer}");
+}
+
+#[test]
+fn a_missing_wasm_opt_says_how_to_install_it() {
+    let dir = scratch("no-wasm-opt");
+    let out = Command::new(common::bin("botzone"))
+        .args(["bundle", "echo_bot", "--target", "js", "-o"])
+        .arg(dir.join("x.js"))
+        .env("WASM_OPT", dir.join("no-such-wasm-opt"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("wasm-opt (binaryen) is needed")
+            && stderr.contains("npm install -g binaryen@"),
+        "{stderr}"
+    );
+    assert!(!dir.join("x.js").exists());
+}
+
+/// The sections of a WebAssembly binary: (id, custom name, contents).
+fn sections(wasm: &[u8]) -> Vec<(u8, String, &[u8])> {
+    assert_eq!(&wasm[..8], b"\0asm\x01\0\0\0", "a WebAssembly 1 binary");
+    let mut out = Vec::new();
+    let mut at = 8;
+    while at < wasm.len() {
+        let id = wasm[at];
+        let (len, next) = leb(wasm, at + 1);
+        let body = &wasm[next..next + len as usize];
+        let name = if id == 0 {
+            let (n, p) = leb(body, 0);
+            String::from_utf8_lossy(&body[p..p + n as usize]).into_owned()
+        } else {
+            String::new()
+        };
+        out.push((id, name, body));
+        at = next + len as usize;
+    }
+    out
+}
+
+/// An unsigned LEB128 at `at`: its value and the position after it.
+fn leb(bytes: &[u8], mut at: usize) -> (u64, usize) {
+    let (mut value, mut shift) = (0u64, 0);
+    loop {
+        let b = bytes[at];
+        at += 1;
+        value |= u64::from(b & 0x7f) << shift;
+        shift += 7;
+        if b < 0x80 {
+            return (value, at);
+        }
+    }
+}
+
+/// A name (a length-prefixed string) at `at`.
+fn name_at(bytes: &[u8], at: usize) -> (String, usize) {
+    let (len, p) = leb(bytes, at);
+    let end = p + len as usize;
+    (String::from_utf8_lossy(&bytes[p..end]).into_owned(), end)
+}
+
+/// A function type: its parameters and results as value-type bytes.
+type FuncType = (Vec<u8>, Vec<u8>);
+
+/// The function types of a module,
+/// and its imported and exported functions with their type index.
+fn boundary(wasm: &[u8]) -> (Vec<FuncType>, Vec<(String, u64)>) {
+    let mut types = Vec::new();
+    let mut functions = Vec::new();
+    let mut imported = 0u64;
+    let mut own_types = Vec::new();
+    let mut exports = Vec::new();
+    for (id, _, body) in sections(wasm) {
+        match id {
+            1 => {
+                let (n, mut p) = leb(body, 0);
+                for _ in 0..n {
+                    assert_eq!(body[p], 0x60, "a function type (MVP has no other)");
+                    let (np, q) = leb(body, p + 1);
+                    let params = body[q..q + np as usize].to_vec();
+                    let (nr, r) = leb(body, q + np as usize);
+                    let results = body[r..r + nr as usize].to_vec();
+                    p = r + nr as usize;
+                    types.push((params, results));
+                }
+            }
+            2 => {
+                let (n, mut p) = leb(body, 0);
+                for _ in 0..n {
+                    let (module, q) = name_at(body, p);
+                    let (field, q) = name_at(body, q);
+                    let kind = body[q];
+                    p = match kind {
+                        0 => {
+                            let (ty, r) = leb(body, q + 1);
+                            functions.push((format!("import {module}.{field}"), ty));
+                            imported += 1;
+                            r
+                        }
+                        1 => panic!("imports a table: {module}.{field}"),
+                        2 => panic!("imports a memory: {module}.{field}"),
+                        _ => panic!("imports a global: {module}.{field}"),
+                    };
+                }
+            }
+            3 => {
+                let (n, mut p) = leb(body, 0);
+                for _ in 0..n {
+                    let (ty, q) = leb(body, p);
+                    own_types.push(ty);
+                    p = q;
+                }
+            }
+            7 => {
+                let (n, mut p) = leb(body, 0);
+                for _ in 0..n {
+                    let (field, q) = name_at(body, p);
+                    let kind = body[q];
+                    let (index, r) = leb(body, q + 1);
+                    assert!(
+                        kind == 0 || kind == 2,
+                        "exports only functions and memory: {field}"
+                    );
+                    if kind == 0 {
+                        exports.push((field, index));
+                    }
+                    p = r;
+                }
+            }
+            _ => {}
+        }
+    }
+    for (field, index) in exports {
+        let ty = if index < imported {
+            functions[index as usize].1
+        } else {
+            own_types[(index - imported) as usize]
+        };
+        functions.push((format!("export {field}"), ty));
+    }
+    (types, functions)
+}
+
+#[test]
+fn js_bundle_modules_are_webassembly_1_0_with_no_i64_at_the_js_boundary() {
+    let scratch_dir = scratch("mvp");
+    // The check itself: binaryen with every post-MVP feature disabled
+    // rejects an instruction from the sign-extension proposal.
+    let post_mvp = scratch_dir.join("post-mvp.wat");
+    std::fs::write(
+        &post_mvp,
+        "(module (func (export \"f\") (param i32) (result i32) (i32.extend8_s (local.get 0))))",
+    )
+    .unwrap();
+    let rejected = Command::new("wasm-opt")
+        .arg(&post_mvp)
+        .args(["--mvp-features", "-o"])
+        .arg(scratch_dir.join("post-mvp.wasm"))
+        .output()
+        .unwrap();
+    assert!(
+        !rejected.status.success(),
+        "wasm-opt --mvp-features must reject sign-ext"
+    );
+    for (bot, _, _) in BOTS {
+        let (file, _) = js_bundle(bot);
+        let wasm = wasm_of(&std::fs::read_to_string(&file).unwrap());
+        let names: Vec<String> = sections(&wasm)
+            .into_iter()
+            .filter(|(id, _, _)| *id == 0)
+            .map(|(_, name, _)| name)
+            .collect();
+        assert!(
+            !names.iter().any(|n| n == "target_features"),
+            "{bot}: a target_features section would enable post-MVP features: {names:?}"
+        );
+        let module = scratch_dir.join(format!("{bot}.wasm"));
+        std::fs::write(&module, &wasm).unwrap();
+        let validated = Command::new("wasm-opt")
+            .arg(&module)
+            .args(["--mvp-features", "-o"])
+            .arg(scratch_dir.join(format!("{bot}.checked.wasm")))
+            .output()
+            .unwrap();
+        assert!(
+            validated.status.success(),
+            "{bot}: the module is not valid WebAssembly 1.0:\n{}",
+            String::from_utf8_lossy(&validated.stderr)
+        );
+        let (types, functions) = boundary(&wasm);
+        assert!(
+            functions.iter().any(|(f, _)| f == "export _start"),
+            "{functions:?}"
+        );
+        for (function, ty) in functions {
+            let (params, results) = &types[ty as usize];
+            assert!(
+                !params.contains(&0x7e) && !results.contains(&0x7e),
+                "{bot}: {function} has an i64 in its signature: old Node.js cannot call it"
+            );
+            assert!(
+                results.len() <= 1,
+                "{bot}: {function} returns several values (post-MVP)"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_js_bundle_plays_botzone_matches_against_native_bots() {
+    for (bot, game, others) in [("tank_minimax", "tank", 1), ("pacman_mc", "pacman2", 3)] {
+        let (file, _) = js_bundle(bot);
+        let dir = scratch(&format!("match-{game}"));
+        let results = dir.join("results.jsonl");
+        let mut command = Command::new(common::bin("botzone"));
+        command
+            .args(["match", game, "--games", "1", "--jobs", "1", "--no-logs"])
+            .arg("--bot")
+            .arg(format!("BOTZONE_ITERATIONS=200 node {}", file.display()));
+        for _ in 0..others {
+            command.arg("--bot").arg(format!(
+                "BOTZONE_ITERATIONS=200 {}",
+                common::bin(bot).display()
+            ));
+        }
+        let out = command.arg("--out").arg(&results).output().unwrap();
+        assert!(
+            out.status.success(),
+            "botzone match failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&results).unwrap();
+        let games: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(games.len(), 1, "{text}");
+        for game in &games {
+            let verdicts = game["verdicts"].as_array().unwrap();
+            assert!(
+                verdicts.iter().all(|v| v == "OK"),
+                "a verdict other than OK: {game}\n{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
 }
 
 /// `[[bin]]` names whose source is under bots/ (not bots/baseline/, which
@@ -555,6 +1045,41 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+#[test]
+fn a_bot_in_its_own_crate_bundles_the_botzone_version_cargo_resolves() {
+    // A user's crate that depends on a botzone (here a stand-in 0.3.0 at a
+    // path, in place of a crates.io version): the bundle must carry that
+    // library, found through `cargo metadata`, not the one this tool was
+    // built from. (`[workspace]`: its own workspace, not the one it sits in.)
+    let dir = scratch("own-crate");
+    let lib = dir.join("lib");
+    copy_tree(&common::fixture("bundle/fakelib"), &lib);
+    std::fs::write(
+        lib.join("Cargo.toml"),
+        "[package]\nname = \"botzone\"\nversion = \"0.3.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    let user = dir.join("user");
+    std::fs::create_dir_all(user.join("src")).unwrap();
+    std::fs::copy(lib.join("bots/probe.rs"), user.join("src/main.rs")).unwrap();
+    std::fs::write(
+        user.join("Cargo.toml"),
+        "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nbotzone = { path = \"../lib\" }\n\n[workspace]\n",
+    )
+    .unwrap();
+    let out = botzone_bundle(&user, &["probe"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(user.join("probe.bundle.rs")).unwrap();
+    assert!(
+        text.contains("mod display_elsewhere"),
+        "the stand-in library was not used"
+    );
+    let exe = compile(&user.join("probe.bundle.rs"));
+    let run = run_bot(&exe, b"", TIME_LIMIT);
+    assert!(String::from_utf8_lossy(&run.stdout).contains("| 0.3.0 |"));
 }
 
 #[test]

@@ -9,9 +9,8 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use botzone::games::pacman2::{Action, Map, Pacman2};
 use botzone::games::tank::{Field, TankAction};
@@ -79,18 +78,9 @@ fn all_games(game: &str) -> Vec<(String, Vec<Call>)> {
 }
 
 fn run(program: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
-    let mut pipe = child.stdin.take().unwrap();
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    let mut command = Command::new(program);
+    command.args(args).envs(env.iter().copied());
+    common::run_program(command, stdin, std::time::Duration::from_secs(120))
 }
 
 /// Every call through `botzone judge GAME`: `command`, `content`, `display`
@@ -354,7 +344,18 @@ fn tank_start(request: &Value) -> (Field, usize) {
 
 #[test]
 fn tank_minimax_plays_every_official_request_stream() {
-    let bot = common::bin("tank_minimax");
+    tank_bot_plays_every_official_request_stream("tank_minimax");
+}
+
+#[test]
+fn tank_rules_plays_every_official_request_stream() {
+    tank_bot_plays_every_official_request_stream("tank_rules");
+}
+
+/// Feeds every recorded Tank request stream to the bot `bot_name`, in
+/// traditional and keep-running mode; every answer must be valid.
+fn tank_bot_plays_every_official_request_stream(bot_name: &str) {
+    let bot = common::bin(bot_name);
     let streams = streams("tank", 2);
     assert!(!streams.is_empty());
     let mut turns = 0;
@@ -412,5 +413,5 @@ fn tank_minimax_plays_every_official_request_stream() {
             }
         }
     }
-    eprintln!("tank_minimax: {} streams, {turns} turns", streams.len());
+    eprintln!("{bot_name}: {} streams, {turns} turns", streams.len());
 }

@@ -52,6 +52,7 @@ pub mod enclosure;
 pub mod line;
 pub mod pacman2;
 pub mod registry;
+pub mod render;
 pub mod tank;
 
 /// A simultaneous-move game with undo, as search sees it.

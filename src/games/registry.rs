@@ -1,9 +1,9 @@
 //! The one list of games: [`GameKind`], and the one place that turns a
 //! game's name into its type ([`GameKind::visit`]).
 //!
-//! Adding a game is its folder (`games/<game>/`, with its [`Rules`] and its
-//! protocol trait), one variant here, its place in [`GameKind::ALL`] and
-//! one line in [`GameKind::visit`]. Tools are generic over the traits and
+//! Adding a game is its folder (`games/<game>/`, with its [`Rules`], its
+//! protocol trait and its [`Render`]), one variant here, its place in
+//! [`GameKind::ALL`] and one line in [`GameKind::visit_render`]. Tools are generic over the traits and
 //! name no game. (No game refers to this module, so that a bundled bot
 //! carries only the game it plays.)
 //!
@@ -32,6 +32,7 @@ use std::str::FromStr;
 
 use super::botzone::BotzoneGame;
 use super::line::LineGame;
+use super::render::Render;
 use super::{enclosure, pacman2, tank, Rules, Scoring};
 
 /// Every game of the SDK.
@@ -66,6 +67,32 @@ pub trait Visitor {
     fn line<G: LineGame>(self) -> Self::Output;
 }
 
+/// A [`Visitor`] that also draws the game ([`Render`]: replay pages). Kept
+/// apart from [`Visitor`] so that code that only plays never asks for the
+/// renderers.
+pub trait RenderVisitor {
+    /// What the code returns.
+    type Output;
+    /// Runs for a Botzone game.
+    fn botzone<G: BotzoneGame + Render>(self) -> Self::Output;
+    /// Runs for a line-protocol game.
+    fn line<G: LineGame + Render>(self) -> Self::Output;
+}
+
+/// A [`Visitor`] run through [`GameKind::visit_render`], so that the games'
+/// types are named in one place.
+struct Plain<V>(V);
+
+impl<V: Visitor> RenderVisitor for Plain<V> {
+    type Output = V::Output;
+    fn botzone<G: BotzoneGame + Render>(self) -> V::Output {
+        self.0.botzone::<G>()
+    }
+    fn line<G: LineGame + Render>(self) -> V::Output {
+        self.0.line::<G>()
+    }
+}
+
 impl GameKind {
     /// Every game, in the order the SDK lists them.
     pub const ALL: [GameKind; 3] = [GameKind::Pacman2, GameKind::Tank, GameKind::Enclosure];
@@ -75,6 +102,12 @@ impl GameKind {
     /// Runs `visitor` with this game's type: the one place a game's kind
     /// becomes its type.
     pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
+        self.visit_render(Plain(visitor))
+    }
+
+    /// Runs `visitor` with this game's type, which can also draw itself
+    /// ([`Render`]).
+    pub fn visit_render<V: RenderVisitor>(self, visitor: V) -> V::Output {
         match self {
             GameKind::Pacman2 => visitor.botzone::<pacman2::Pacman2>(),
             GameKind::Tank => visitor.botzone::<tank::Field>(),

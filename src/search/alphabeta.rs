@@ -51,6 +51,9 @@ pub const ACTION_CAPACITY: usize = 128;
 /// The deepest search, in turns.
 pub const MAX_DEPTH: u32 = 64;
 
+/// The ordering score ([`Evaluator::order`]) of an action the search skips.
+pub const PRUNE: i32 = i32::MIN;
+
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 256;
 
@@ -85,6 +88,11 @@ pub trait Evaluator<G: Game> {
     /// Move-ordering scores for `actions` of `player` (higher is tried
     /// first), written into `scores[..actions.len()]`. The default leaves
     /// them all zero (the game's own order).
+    ///
+    /// A score of [`PRUNE`] drops the action from the search: for actions
+    /// the evaluator knows to be dominated (never better than another legal
+    /// action, whatever the opponent does). The search keeps at least one
+    /// action (the best-scored) when all are dropped.
     fn order(&mut self, game: &G, player: usize, actions: &[G::Action], scores: &mut [i32]) {
         let _ = (game, player, actions);
         scores.fill(0);
@@ -465,7 +473,14 @@ impl<G: Game> AlphaBeta<G> {
             eval.order(game, player, &actions, scores);
             for (&a, &s) in actions.iter().zip(scores.iter()) {
                 let s = if Some(a) == first { i32::MAX } else { s };
+                if s == PRUNE {
+                    continue;
+                }
                 list.push((s, a));
+            }
+            if list.is_empty() {
+                // Everything was pruned: keep the first action.
+                list.push((PRUNE, actions[0]));
             }
             // Stable insertion sort, highest first (lists are short).
             for i in 1..list.len() {

@@ -112,3 +112,60 @@ pub fn scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Runs `command` on `stdin` and returns its output (stdout and stderr read
+/// to the end): the one way the tests run a program. The input is written
+/// from a thread, so a program may answer, or exit, before reading it all.
+/// A program still running after `timeout` is killed and the test fails,
+/// naming it.
+pub fn run_program(
+    mut command: std::process::Command,
+    stdin: &[u8],
+    timeout: std::time::Duration,
+) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    let shown = format!("{command:?}");
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {shown}: {e}"));
+    let mut pipe = child.stdin.take().expect("piped stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // A closed pipe is the program's business, not the test's failure.
+        let _ = pipe.write_all(&input);
+    });
+    let pid = child.id();
+    let done = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let done = Arc::clone(&done);
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                if started.elapsed() > timeout {
+                    let _ = std::process::Command::new("kill")
+                        .args(["-9", &pid.to_string()])
+                        .status();
+                    return true;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            false
+        })
+    };
+    let out = child.wait_with_output().expect("wait for the program");
+    done.store(true, Ordering::Relaxed);
+    let _ = writer.join();
+    assert!(
+        !watchdog.join().expect("watchdog"),
+        "{shown} did not finish within {timeout:?}"
+    );
+    out
+}

@@ -682,7 +682,7 @@ impl Reference {
             // One 64-bit draw for the four players, each taking its pick
             // from what the last left (as the library does).
             let mut r = rng.next_u64();
-            let mut joint = [Action::STAY; PLAYERS];
+            let mut joint = [Action::Stay; PLAYERS];
             for (p, a) in joint.iter_mut().enumerate() {
                 (*a, r) = self.pick(p, r);
             }

@@ -62,7 +62,8 @@ pub struct MatchArgs {
     /// Time per turn in seconds (the first turn of a game gets twice this).
     #[arg(long, default_value_t = 1.0)]
     time_limit: f64,
-    /// Memory limit per bot process in MB (address space); 0 for none.
+    /// Memory limit per bot process in MB (memory it commits: heap and
+    /// data, `RLIMIT_DATA`); 0 for none.
     #[arg(long, default_value_t = 256)]
     memory_limit: u64,
     /// The most a bot may print in one turn, in KB.
@@ -115,6 +116,16 @@ pub struct ReplayArgs {
     /// Seconds between turns (0: print every turn at once).
     #[arg(long, default_value_t = 0.0)]
     delay: f64,
+    /// Write one self-contained HTML page that plays the game (board,
+    /// controls, chart) instead of printing it.
+    #[arg(long)]
+    html: bool,
+    /// Where the page goes (with --html; default: the log's path with .html).
+    #[arg(short = 'o', long, requires = "html")]
+    out: Option<PathBuf>,
+    /// The game, for a log that names none (one downloaded from Botzone).
+    #[arg(long, value_parser = crate::game_kind(None))]
+    game: Option<GameKind>,
 }
 
 /// Game `index` of a run: its map's seed and which bot sits in each seat.
@@ -576,5 +587,9 @@ pub fn run_judge(args: JudgeArgs) -> Result<(), CliError> {
 
 /// Runs `botzone replay`.
 pub fn run_replay(args: ReplayArgs) -> Result<(), CliError> {
-    replay::run(&args.log, args.delay)
+    if args.html {
+        crate::html::replay::run(&args.log, args.out.as_deref(), args.game)
+    } else {
+        replay::run(&args.log, args.delay, args.game)
+    }
 }

@@ -1,5 +1,5 @@
 //! Bot processes under Botzone's limits: spawning `sh -c CMD` in its own
-//! process group with an address-space limit, feeding it input, reading its
+//! process group with a memory limit, feeding it input, reading its
 //! output against a deadline and an output limit, stopping it between turns
 //! (keep-running mode) and killing the whole group when it is done with.
 
@@ -69,7 +69,12 @@ impl Verdict {
 pub struct Limits {
     /// Time per turn (the first turn of a game gets twice this).
     pub time: Duration,
-    /// Address-space limit in bytes (`setrlimit(RLIMIT_AS)`); 0 for none.
+    /// Memory limit in bytes: the private writable memory a process may
+    /// commit (`setrlimit(RLIMIT_DATA)`: heap and anonymous mappings); 0 for
+    /// none. Not the address space (`RLIMIT_AS`): Node.js reserves
+    /// gigabytes of address space it never touches (V8's code range, the
+    /// guard regions of WebAssembly memories) and cannot start under 256 MB
+    /// of it, while what it commits stays well under the limit.
     pub memory: u64,
     /// The most a bot may print in one turn, in bytes.
     pub output: usize,
@@ -275,8 +280,8 @@ impl BotProcess {
         // SAFETY: the closure runs in the child between fork and exec and
         // only makes async-signal-safe system calls: its own process group
         // (so that the arena can stop, continue and kill the bot with all
-        // its children), the address-space limit Botzone applies, no core
-        // dumps.
+        // its children), the memory limit Botzone applies (on what the
+        // process commits, see `Limits::memory`), no core dumps.
         unsafe {
             cmd.pre_exec(move || {
                 libc::setpgid(0, 0);
@@ -285,7 +290,7 @@ impl BotProcess {
                         rlim_cur: memory as libc::rlim_t,
                         rlim_max: memory as libc::rlim_t,
                     };
-                    libc::setrlimit(libc::RLIMIT_AS, &lim);
+                    libc::setrlimit(libc::RLIMIT_DATA, &lim);
                 }
                 let core = libc::rlimit {
                     rlim_cur: 0,
@@ -597,8 +602,10 @@ impl BotProcess {
             return true;
         }
         let tail = self.stderr_tail();
-        const MARKERS: [&str; 7] = [
+        const MARKERS: [&str; 9] = [
             "MemoryError",
+            "allocation failed",
+            "heap out of memory",
             "bad_alloc",
             "memory allocation of",
             "out of memory",
@@ -753,6 +760,23 @@ mod tests {
             p.read(Want::BotzoneTurn, d, 100_000),
             ReadOutcome::Overflow
         ));
+    }
+
+    #[test]
+    fn node_starts_under_the_memory_limit() {
+        // V8 reserves far more address space than 256 MB; only what it
+        // commits counts.
+        assert!(
+            Command::new("node").arg("--version").output().is_ok(),
+            "this test needs Node.js (`node`; .ci/run installs it)"
+        );
+        let mut p = BotProcess::spawn("node -e \"console.log('started')\"", &limits()).unwrap();
+        let d = Instant::now() + Duration::from_secs(20);
+        match p.read(Want::BotzoneTurn, d, 1000) {
+            ReadOutcome::Eof(text) => assert_eq!(text.trim(), "started", "{}", p.stderr_tail()),
+            other => panic!("{other:?}: {}", p.stderr_tail()),
+        }
+        assert!(p.wait_until(d).unwrap().success(), "{}", p.stderr_tail());
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `botzone bundle`: one .rs file for bare rustc.
+//! `botzone bundle`: one .rs file for bare rustc, or one .js file for
+//! Node.js ([`js`]: the .rs file compiled to WebAssembly, for Botzone).
 //!
 //! The bot's source and the library's modules are parsed with `syn`
 //! ([`load`]). The library modules the bot reaches ([`reach`]: `botzone::`
@@ -29,6 +30,7 @@ use crate::CliError;
 
 mod check;
 mod emit;
+mod js;
 mod load;
 mod manifest;
 mod reach;
@@ -38,10 +40,26 @@ mod reach;
 pub struct BundleArgs {
     /// A bot's name (a binary of this crate) or the path to its .rs file.
     bot: String,
-    /// Where to write the bundle (default: `<bot>.bundle.rs` in the current
-    /// directory; `-` for standard output).
+    /// Where to write the bundle (default: `<bot>.bundle.rs`, or
+    /// `<bot>.bundle.js` with `--target js`, in the current directory; `-`
+    /// for standard output).
     #[arg(short, long)]
     output: Option<std::path::PathBuf>,
+    /// What to write: one Rust file for judges that compile Rust (`rs`), or
+    /// one JavaScript file for Node.js, the bot compiled to WebAssembly
+    /// (`js`: what Botzone accepts; needs the wasm32-wasip1 target and
+    /// binaryen's wasm-opt).
+    #[arg(long, value_enum, default_value_t = Target::Rs)]
+    target: Target,
+}
+
+/// The kind of file `botzone bundle` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// One .rs file that bare `rustc -O --edition 2021` compiles.
+    Rs,
+    /// One .js file that `node` runs (CommonJS, WebAssembly 1.0).
+    Js,
 }
 
 /// Values for `env!("CARGO_...")` in one crate (the bot's or the library's).
@@ -56,23 +74,43 @@ pub fn run(args: BundleArgs) -> Result<(), CliError> {
     let cwd = std::env::current_dir()?;
     let bot = locate_bot(&args.bot, &cwd)?;
     let lib_root = find_library_root(&bot.file, &cwd)?;
+    let extension = match args.target {
+        Target::Rs => "rs",
+        Target::Js => "js",
+    };
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| cwd.join(format!("{}.bundle.rs", bot.name)));
+        .unwrap_or_else(|| cwd.join(format!("{}.bundle.{extension}", bot.name)));
     let bundle = build(&bot, &lib_root)?;
+    let modules = if bundle.modules.is_empty() {
+        "none".to_string()
+    } else {
+        bundle.modules.join(", ")
+    };
+    let (text, detail) = match args.target {
+        Target::Rs => (bundle.text, format!("library modules: {modules}")),
+        Target::Js => {
+            let js = js::build(&bundle.text, &bot.name, &bot.file)?;
+            let detail = format!(
+                "WebAssembly module: {} bytes ({:.1} KB); library modules: {modules}",
+                js.wasm_bytes,
+                js.wasm_bytes as f64 / 1024.0
+            );
+            (js.text, detail)
+        }
+    };
     if output.as_os_str() == "-" {
         use std::io::Write;
         let mut stdout = std::io::stdout().lock();
-        stdout.write_all(bundle.text.as_bytes())?;
+        stdout.write_all(text.as_bytes())?;
         stdout.flush()?;
     } else {
-        fs::write(&output, &bundle.text)
-            .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+        fs::write(&output, &text).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     }
-    let bytes = bundle.text.len();
+    let bytes = text.len();
     eprintln!(
-        "wrote {}: {} bytes ({:.1} KB); library modules: {}",
+        "wrote {}: {} bytes ({:.1} KB); {detail}",
         if output.as_os_str() == "-" {
             "standard output".to_string()
         } else {
@@ -80,13 +118,18 @@ pub fn run(args: BundleArgs) -> Result<(), CliError> {
         },
         bytes,
         bytes as f64 / 1024.0,
-        if bundle.modules.is_empty() {
-            "none".to_string()
-        } else {
-            bundle.modules.join(", ")
-        }
     );
     Ok(())
+}
+
+/// The JavaScript bundle of the bot named `bot` (as `botzone bundle BOT
+/// --target js` builds it): its text.
+pub(crate) fn js_text(bot: &str) -> Result<String, CliError> {
+    let cwd = std::env::current_dir()?;
+    let bot = locate_bot(bot, &cwd)?;
+    let lib_root = find_library_root(&bot.file, &cwd)?;
+    let bundle = build(&bot, &lib_root)?;
+    Ok(js::build(&bundle.text, &bot.name, &bot.file)?.text)
 }
 
 /// The bot to bundle.
@@ -267,29 +310,80 @@ fn bot_env(root: &Path, name: &str) -> Result<CargoEnv, CliError> {
     Ok(env)
 }
 
-/// The crate root of the `botzone` library: the nearest directory above the
-/// bot's file or the current directory whose Cargo.toml names the package
-/// `botzone` and which has src/lib.rs, else the crate this tool was built
-/// from.
+/// The crate root of the `botzone` library the bot is built against: the
+/// crate around the bot's file when it is the `botzone` package (a bot of
+/// the SDK itself); else the `botzone` package that Cargo resolves for that
+/// crate (`cargo metadata`: a bot in its own crate that depends on botzone,
+/// from crates.io, git or a path); else the nearest `botzone` package above
+/// the bot's file or the current directory; else the crate this tool was
+/// built from.
 fn find_library_root(bot_file: &Path, cwd: &Path) -> Result<PathBuf, CliError> {
-    let starts = [bot_file.parent().unwrap_or(cwd), cwd];
-    for start in starts {
-        let mut dir = Some(start);
-        while let Some(d) = dir {
-            let toml = d.join("Cargo.toml");
-            if toml.is_file() && d.join("src/lib.rs").is_file() {
-                if let Ok(text) = fs::read_to_string(&toml) {
-                    if manifest::package_field(&text, "name").as_deref() == Some("botzone") {
-                        return Ok(d.canonicalize()?);
-                    }
-                }
-            }
-            dir = d.parent();
+    let bot_dir = bot_file.parent().unwrap_or(cwd);
+    // The bot's own crate decides: the library itself, or what it depends on.
+    if let Some(crate_dir) = manifest::find_manifest_dir(bot_dir) {
+        if let Some(root) =
+            nearest_library(&crate_dir).filter(|r| crate_dir.canonicalize().is_ok_and(|c| &c == r))
+        {
+            return Ok(root);
+        }
+        if let Some(root) = resolved_library(&crate_dir) {
+            return Ok(root);
+        }
+    }
+    for start in [bot_dir, cwd] {
+        if let Some(root) = nearest_library(start) {
+            return Ok(root);
         }
     }
     let built_in = built_in_library();
     if built_in.join("src/lib.rs").is_file() {
         return Ok(built_in.canonicalize()?);
     }
-    Err("cannot find the botzone library's sources (src/lib.rs of the `botzone` package): run this inside the botzone crate".into())
+    Err("cannot find the botzone library's sources (src/lib.rs of the `botzone` package): run this inside the botzone crate, or in a crate that depends on it".into())
+}
+
+/// The directory of the `botzone` package that Cargo resolves for the
+/// crate at `crate_dir` (offline: the crate was built, so its dependencies
+/// are on this machine), if it depends on one.
+fn resolved_library(crate_dir: &Path) -> Option<PathBuf> {
+    let out =
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--offline",
+                "--manifest-path",
+            ])
+            .arg(crate_dir.join("Cargo.toml"))
+            .output()
+            .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let manifest = metadata["packages"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] == "botzone")?["manifest_path"]
+        .as_str()?;
+    let dir = Path::new(manifest).parent()?;
+    dir.join("src/lib.rs").is_file().then(|| dir.to_path_buf())
+}
+
+/// The nearest `botzone` package at or above `start`.
+fn nearest_library(start: &Path) -> Option<PathBuf> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        let toml = d.join("Cargo.toml");
+        if toml.is_file() && d.join("src/lib.rs").is_file() {
+            if let Ok(text) = fs::read_to_string(&toml) {
+                if manifest::package_field(&text, "name").as_deref() == Some("botzone") {
+                    return d.canonicalize().ok();
+                }
+            }
+        }
+        dir = d.parent();
+    }
+    None
 }

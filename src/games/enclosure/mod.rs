@@ -43,6 +43,7 @@ use crate::rng::Rng;
 pub mod line_protocol;
 pub mod plan;
 pub mod referee;
+pub mod render;
 pub mod search;
 
 /// Vertices per side of the board.

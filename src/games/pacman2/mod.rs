@@ -28,11 +28,11 @@
 //!
 //! let map = Map::generate(1);
 //! let mut game = Pacman2::new(&map);
-//! game.try_apply(&[Action::STAY; 4]).unwrap();
+//! game.try_apply(&[Action::Stay; 4]).unwrap();
 //! assert_eq!(game.turn(), 1);
 //! // A shot needs more strength than the skill costs: not legal now (the
 //! // judge would play it, and the player would die: `apply_unchecked`).
-//! assert!(game.try_apply(&[Action::SHOOT_LEFT; 4]).is_err());
+//! assert!(game.try_apply(&[Action::LeftShoot; 4]).is_err());
 //! assert_eq!(game.turn(), 1);
 //! game.undo();
 //! assert_eq!(game.turn(), 0);
@@ -49,6 +49,7 @@ pub mod judge;
 mod mapgen;
 pub mod policy;
 pub mod protocol;
+pub mod render;
 
 /// Seats in a game.
 pub const PLAYERS: usize = 4;
@@ -86,93 +87,92 @@ const DX: [i32; 8] = [0, 1, 0, -1, 1, 1, -1, -1];
 /// move up, right, down, left, 4..=7 shoot up, right, down, left. Any other
 /// code (the judge sends -10 for an invalid answer) is invalid and kills
 /// the player, as do moves into a wall and shots without the strength.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Action(i8);
-
-impl Default for Action {
-    fn default() -> Self {
-        Action::STAY
-    }
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(i8)]
+pub enum Action {
+    /// Stay where you are (always legal).
+    #[default]
+    Stay = -1,
+    /// Move up (row - 1).
+    Up = 0,
+    /// Move right (column + 1).
+    Right = 1,
+    /// Move down (row + 1).
+    Down = 2,
+    /// Move left (column - 1).
+    Left = 3,
+    /// Shoot a beam upwards.
+    UpShoot = 4,
+    /// Shoot a beam to the right.
+    RightShoot = 5,
+    /// Shoot a beam downwards.
+    DownShoot = 6,
+    /// Shoot a beam to the left.
+    LeftShoot = 7,
+    /// What the judge sends for an answer it could not accept (code -10),
+    /// and what any code outside `-1..=7` reads as.
+    Invalid = -10,
 }
 
 impl Action {
-    /// Stay where you are (always legal).
-    pub const STAY: Action = Action(-1);
-    /// Move up (row - 1).
-    pub const UP: Action = Action(0);
-    /// Move right (column + 1).
-    pub const RIGHT: Action = Action(1);
-    /// Move down (row + 1).
-    pub const DOWN: Action = Action(2);
-    /// Move left (column - 1).
-    pub const LEFT: Action = Action(3);
-    /// Shoot a beam upwards.
-    pub const SHOOT_UP: Action = Action(4);
-    /// Shoot a beam to the right.
-    pub const SHOOT_RIGHT: Action = Action(5);
-    /// Shoot a beam downwards.
-    pub const SHOOT_DOWN: Action = Action(6);
-    /// Shoot a beam to the left.
-    pub const SHOOT_LEFT: Action = Action(7);
-    /// What the judge sends for an answer it could not accept.
-    pub const INVALID: Action = Action(-10);
     /// The nine actions a player may choose, in the judge's order.
     pub const ALL: [Action; 9] = [
-        Action::STAY,
-        Action::UP,
-        Action::RIGHT,
-        Action::DOWN,
-        Action::LEFT,
-        Action::SHOOT_UP,
-        Action::SHOOT_RIGHT,
-        Action::SHOOT_DOWN,
-        Action::SHOOT_LEFT,
+        Action::Stay,
+        Action::Up,
+        Action::Right,
+        Action::Down,
+        Action::Left,
+        Action::UpShoot,
+        Action::RightShoot,
+        Action::DownShoot,
+        Action::LeftShoot,
     ];
 
     /// The number of actions a player may choose ([`Action::ALL`]).
     pub const COUNT: usize = 9;
 
     /// A dense index: `code() + 1` (0..9, the place in [`Action::ALL`]) for
-    /// the nine actions, [`Action::COUNT`] for [`Action::INVALID`], which is
+    /// the nine actions, [`Action::COUNT`] for [`Action::Invalid`], which is
     /// not one of them.
     #[inline]
     pub const fn index(self) -> usize {
-        if self.0 >= -1 && self.0 <= 7 {
-            (self.0 + 1) as usize
+        let code = self as i8;
+        if code >= -1 && code <= 7 {
+            (code + 1) as usize
         } else {
             Action::COUNT
         }
     }
 
     /// The action of a wire code; codes outside `-1..=7` become
-    /// [`Action::INVALID`] (which the judge treats as death, like any
+    /// [`Action::Invalid`] (which the judge treats as death, like any
     /// invalid answer).
     pub fn from_code(code: i64) -> Action {
         if (-1..=7).contains(&code) {
-            Action(code as i8)
+            Action::ALL[(code + 1) as usize]
         } else {
-            Action::INVALID
+            Action::Invalid
         }
     }
 
     /// The wire code (-1..=7, or -10 for an invalid action).
     pub fn code(self) -> i8 {
-        self.0
+        self as i8
     }
 
     /// Whether this moves one cell.
     pub fn is_move(self) -> bool {
-        (0..4).contains(&self.0)
+        (0..4).contains(&self.code())
     }
 
     /// Whether this shoots a beam.
     pub fn is_shot(self) -> bool {
-        (4..8).contains(&self.0)
+        (4..8).contains(&self.code())
     }
 }
 
 /// A wire code outside `-1..=7` (what [`Action`]'s `TryFrom<i64>` refuses;
-/// [`Action::from_code`] reads it as [`Action::INVALID`] instead, as the
+/// [`Action::from_code`] reads it as [`Action::Invalid`] instead, as the
 /// judge does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InvalidCode(pub i64);
@@ -189,7 +189,7 @@ impl TryFrom<i64> for Action {
     type Error = InvalidCode;
     fn try_from(code: i64) -> Result<Action, InvalidCode> {
         match Action::from_code(code) {
-            Action::INVALID => Err(InvalidCode(code)),
+            Action::Invalid => Err(InvalidCode(code)),
             action => Ok(action),
         }
     }
@@ -888,7 +888,7 @@ impl Pacman2 {
         if !self.is_alive(p) {
             return false;
         }
-        let a = action.0;
+        let a = action.code();
         if a == -1 {
             true
         } else if a >= 4 {
@@ -916,7 +916,7 @@ impl Pacman2 {
     #[inline]
     pub fn random_action(&self, p: usize, rng: &mut Rng) -> Action {
         let (row, n) = self.roll_row(p);
-        Action(row[rng.below(n) as usize & 15] as i8 - 1)
+        Action::ALL[(row[rng.below(n) as usize & 15] & 0xff) as usize % Action::COUNT]
     }
 
     /// Player `p`'s row of the roll table and how many of its entries are
@@ -959,10 +959,10 @@ impl Pacman2 {
         // (0 = stay) per player; dead players' codes become 0, which is
         // always valid.
         let jw = u32::from_le_bytes([
-            joint[0].0 as u8,
-            joint[1].0 as u8,
-            joint[2].0 as u8,
-            joint[3].0 as u8,
+            joint[0] as i8 as u8,
+            joint[1] as i8 as u8,
+            joint[2] as i8 as u8,
+            joint[3] as i8 as u8,
         ]);
         let cw = (((jw & 0x7f7f_7f7f) + 0x0101_0101) ^ (jw & 0x8080_8080)) & byte_masks(d.alive);
         // Codes past 8 (lanes of 9 or more) are invalid.
@@ -1367,7 +1367,7 @@ impl Pacman2 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnRequest {
     /// Every player's action of the turn: the request's for live players,
-    /// [`Action::STAY`] for dead ones.
+    /// [`Action::Stay`] for dead ones.
     pub joint: [Action; PLAYERS],
     /// Where the request contradicted this state and the judge's word was
     /// taken, one message each, naming the place in the request (empty
@@ -1382,11 +1382,11 @@ impl Pacman2 {
     /// The judge is the authority on who is alive. It sends an entry with an
     /// action for each player alive at the start of the turn and `null` for
     /// each dead player (codes outside `-1..=7`, like its -10 for an invalid
-    /// answer, become [`Action::INVALID`]). When the request contradicts
+    /// answer, become [`Action::Invalid`]). When the request contradicts
     /// this state, the judge's word is taken and [`TurnRequest::warnings`]
     /// says what happened:
     /// - `null` or no entry for a player alive here: the judge holds that
-    ///   player dead, so the player plays [`Action::INVALID`] (which kills
+    ///   player dead, so the player plays [`Action::Invalid`] (which kills
     ///   it, as the judge kills a player for an invalid answer);
     /// - an action for a player dead here: ignored (this state cannot bring
     ///   a player back).
@@ -1412,7 +1412,7 @@ impl Pacman2 {
             )));
         }
         let mut read = TurnRequest {
-            joint: [Action::STAY; PLAYERS],
+            joint: [Action::Stay; PLAYERS],
             warnings: Vec::new(),
         };
         for p in 0..PLAYERS {
@@ -1438,7 +1438,7 @@ impl Pacman2 {
                      the judge holds player {p} dead, so it is played as an invalid action \
                      (death)"
                 ));
-                read.joint[p] = Action::INVALID;
+                read.joint[p] = Action::Invalid;
                 continue;
             };
             if entry.as_object().is_none() {
@@ -1756,10 +1756,10 @@ mod tests {
 
     #[test]
     fn action_codes() {
-        assert_eq!(Action::from_code(-10), Action::INVALID);
-        assert_eq!(Action::from_code(8), Action::INVALID);
-        assert_eq!(Action::from_code(7), Action::SHOOT_LEFT);
-        assert!(Action::RIGHT.is_move() && Action::SHOOT_UP.is_shot());
+        assert_eq!(Action::from_code(-10), Action::Invalid);
+        assert_eq!(Action::from_code(8), Action::Invalid);
+        assert_eq!(Action::from_code(7), Action::LeftShoot);
+        assert!(Action::Right.is_move() && Action::UpShoot.is_shot());
     }
 
     #[test]

@@ -115,10 +115,10 @@ impl GreedyPolicy {
     }
 
     /// An action for every player (live players get a valid one; dead
-    /// players' entries are [`Action::STAY`], ignored by `apply`).
+    /// players' entries are [`Action::Stay`], ignored by `apply`).
     pub fn joint(&self, game: &Pacman2, rng: &mut Rng) -> [Action; PLAYERS] {
         let view = View::of(game, self.width);
-        let mut joint = [Action::STAY; PLAYERS];
+        let mut joint = [Action::Stay; PLAYERS];
         for (p, slot) in joint.iter_mut().enumerate() {
             if view.alive & (1 << p) != 0 {
                 *slot = self.pick(game, &view, p, rng);
@@ -161,7 +161,7 @@ impl GreedyPolicy {
             }
         }
         let mut noise = rng.next_u64();
-        let mut best = Action::STAY;
+        let mut best = Action::Stay;
         let mut best_score = i32::MIN;
         let mut consider = |a: Action, score: i32, noise: &mut u64| {
             let total = score + (*noise & 127) as i32;
@@ -180,7 +180,7 @@ impl GreedyPolicy {
         if beams & here != 0 {
             stay += W_BEAM_THREAT;
         }
-        consider(Action::STAY, stay, &mut noise);
+        consider(Action::Stay, stay, &mut noise);
         // Moves.
         for d in 0..4 {
             let n = self.next[me][d];

@@ -29,7 +29,7 @@
 //! let next = r#"{"0":{"action":-1},"1":{"action":-1},"2":{"action":-1},"3":{"action":-1}}"#;
 //! tracker.follow(&next.parse().unwrap(), "request").unwrap();
 //! assert_eq!(tracker.game().turn(), 1);
-//! assert_eq!(answer(Action::STAY, "hi").to_string(), r#"{"action":-1,"tauntText":"hi"}"#);
+//! assert_eq!(answer(Action::Stay, "hi").to_string(), r#"{"action":-1,"tauntText":"hi"}"#);
 //! ```
 
 use super::{Action, Map, Pacman2, PLAYERS};

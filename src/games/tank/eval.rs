@@ -13,7 +13,7 @@
 //! [`TankMinimax`] couples it with [`crate::search::alphabeta`].
 
 use super::{item, Field, SideAction, TankAction, BASE_POS, CELLS, HEIGHT, SIDES, WIDTH};
-use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult};
+use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult, PRUNE};
 use crate::time::Deadline;
 
 /// Unreachable in the attack-time maps.
@@ -68,6 +68,9 @@ struct CacheSlot {
 pub struct TankEval {
     /// The weights.
     pub weights: Weights,
+    /// Whether [`Evaluator::order`] drops shots that are dominated by
+    /// staying (see `wasted_shot`); on by default.
+    pub prune: bool,
     cache: Vec<Option<CacheSlot>>,
 }
 
@@ -82,6 +85,7 @@ impl TankEval {
     pub fn new() -> Self {
         TankEval {
             weights: Weights::default(),
+            prune: true,
             cache: vec![None; CACHE_SLOTS],
         }
     }
@@ -189,6 +193,9 @@ impl TankEval {
             TankAction::Stay => 0,
             a if a.is_shoot() => {
                 let dir = a.code() as usize & 3;
+                if self.prune && wasted_shot(field, side, t, c, dir) {
+                    return PRUNE;
+                }
                 match field.first_hit(c, dir) {
                     None => -20,
                     Some(h) => {
@@ -225,6 +232,42 @@ impl TankEval {
             }
         }
     }
+}
+
+/// Whether `side`'s tank `t` at cell `c` shooting in `dir` is dominated by
+/// staying: shots resolve after every move, so a shot matters only through
+/// what its ray can meet. It is wasted when the ray (as the field stands)
+/// ends on steel or the border, or on this side's own base, and no enemy
+/// tank stands on or next to any cell of the ray (so none can step into it
+/// this turn), and the partner tank is not in the ray (the partner may step
+/// out of it, letting the shot through). Staying then gives the same field
+/// and keeps the tank loaded.
+fn wasted_shot(field: &Field, side: usize, t: usize, c: usize, dir: usize) -> bool {
+    let enemy = 1 - side;
+    let enemy_near = |cell: usize| {
+        let near = |x: usize| field.at_cell(x) >> (3 + enemy * 2) & 3 != 0;
+        near(cell) || (0..4).any(|d| super::step(cell, d).is_some_and(near))
+    };
+    let partner = field.tank_cell(side * 2 + (1 - t));
+    let mut cell = c;
+    while let Some(n) = super::step(cell, dir) {
+        cell = n;
+        if Some(cell) == partner || enemy_near(cell) {
+            return false;
+        }
+        let items = field.at_cell(cell);
+        if items & item::STEEL != 0 {
+            return true;
+        }
+        if items & item::BASE != 0 {
+            let (bx, by) = BASE_POS[side];
+            return cell == by * WIDTH + bx;
+        }
+        if items & (item::BRICK | item::TANKS) != 0 {
+            return false;
+        }
+    }
+    true
 }
 
 /// Turns a tank at each cell needs to destroy the base of `side`: from a
@@ -316,7 +359,12 @@ impl Evaluator<Field> for TankEval {
             }
         }
         for (a, s) in actions.iter().zip(scores.iter_mut()) {
-            *s = per_tank[0][a.0[0].index()] + per_tank[1][a.0[1].index()];
+            let (s0, s1) = (per_tank[0][a.0[0].index()], per_tank[1][a.0[1].index()]);
+            *s = if s0 == PRUNE || s1 == PRUNE {
+                PRUNE
+            } else {
+                s0 + s1
+            };
         }
     }
 }

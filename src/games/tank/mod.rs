@@ -41,6 +41,7 @@ pub mod eval;
 pub mod judge;
 mod map;
 pub mod protocol;
+pub mod render;
 
 pub use map::{bricks_from_seed, Map};
 
