@@ -60,7 +60,7 @@ impl Greedy {
         let mut legal = Commands::new();
         st.legal_commands(self.me, &mut legal);
         let c = self.choose(st);
-        if legal.iter().any(|&l| l == c) {
+        if legal.contains(&c) {
             return c;
         }
         self.plan.clear();
@@ -210,7 +210,7 @@ impl Greedy {
                             }
                         }
                     }
-                    if free > 0 && best.as_ref().is_none_or(|(f, _)| free > *f) {
+                    if free > 0 && best.as_ref().map_or(true, |(f, _)| free > *f) {
                         best = Some((free, path));
                     }
                 }

@@ -558,7 +558,7 @@ impl<'a> Planner<'a> {
                 if d == 0 || d > self.params.cut_reach || d >= until {
                     continue;
                 }
-                if best.is_none_or(|(bd, _)| d < bd) {
+                if best.map_or(true, |(bd, _)| d < bd) {
                     best = Some((d, v));
                 }
             }
@@ -691,7 +691,7 @@ impl Pilot {
         let rest = (c.len() - 1) as i32;
         let t1 = i32::from(planner.threat(sim.trail(me)));
         let t2 = i32::from(planner.threat(c.vertices()));
-        t1.min(t2) - 1 >= rest - self.params.bail_slack
+        t1.min(t2) > rest - self.params.bail_slack
     }
 
     fn pen_up(&mut self, planner: &Planner) -> (Command, Intent) {
@@ -749,7 +749,7 @@ impl Pilot {
     fn fallback(&self, st: &State, me: usize) -> Command {
         let mut legal = super::Commands::new();
         st.legal_commands(me, &mut legal);
-        if legal.iter().any(|&c| c == Command::STAY) {
+        if legal.contains(&Command::STAY) {
             return Command::STAY;
         }
         legal
