@@ -617,3 +617,41 @@ fn report_page_links_every_games_replay() {
     assert_clean(&l, "linked replay");
     assert!(shown_turn(&l.dom) > 0);
 }
+
+/// A log cut short, a file that is not JSON, a log that names no game and
+/// a results file with no results: each is a clear error on stderr with a
+/// non-zero exit code, never a panic and never a page.
+#[test]
+fn bad_logs_are_clear_errors() {
+    let dir = common::scratch("bad-logs");
+    let whole = std::fs::read_to_string(common::fixture("replay/pacman2.json")).unwrap();
+    let cases = [
+        ("truncated", &whole[..whole.len() / 2], "not JSON"),
+        ("not-json", "this is no log\n", "not JSON"),
+        ("no-game", r#"{"log":[{"foo":1}],"initdata":"x"}"#, "--game"),
+        ("empty", "", "not JSON"),
+    ];
+    for (name, text, says) in cases {
+        let log = dir.join(format!("{name}.json"));
+        std::fs::write(&log, text).unwrap();
+        for command in ["replay", "report"] {
+            let out = dir.join(format!("{name}-{command}.html"));
+            let o = Command::new(botzone())
+                .arg(command)
+                .arg(&log)
+                .arg("--html")
+                .arg("-o")
+                .arg(&out)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{command} {name}: {err}");
+            assert!(err.contains("error:"), "{command} {name}: {err}");
+            assert!(!err.contains("panicked"), "{command} {name}: {err}");
+            if command == "replay" {
+                assert!(err.contains(says), "{command} {name}: {err}");
+            }
+            assert!(!out.exists(), "{command} {name} wrote {}", out.display());
+        }
+    }
+}
