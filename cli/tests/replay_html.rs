@@ -576,6 +576,7 @@ fn report_page_links_every_games_replay() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o_match = o;
     let report = dir.join("report/index.html");
     std::fs::create_dir_all(report.parent().unwrap()).unwrap();
     let o = Command::new(botzone())
@@ -591,8 +592,18 @@ fn report_page_links_every_games_replay() {
     assert_self_contained(&html.replace("href=\"game-", "x"), "report");
     let l = open(&report, "", 200);
     assert_clean(&l, "report");
-    // The standings as `botzone match` prints them.
-    let table = section(&l.dom, "id=\"standings\"");
+    // The standings exactly as `botzone match` printed them.
+    let table = &l.dom[l.dom.find("id=\"standings\"").expect("the standings")..];
+    let table = &table[..table.find("</").unwrap_or(table.len())];
+    let printed = String::from_utf8_lossy(&o_match.stdout).into_owned();
+    let rows: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.starts_with("bot ") || l.starts_with('#'))
+        .collect();
+    assert_eq!(rows.len(), 5, "{printed}");
+    for row in rows {
+        assert!(table.contains(row), "{row:?} is not in {table}");
+    }
     for col in ["mean score ±95%", "#1", "#4", "TLE", "@random"] {
         assert!(table.contains(col), "{col}: {table}");
     }
