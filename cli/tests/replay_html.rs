@@ -195,6 +195,21 @@ fn attrs<'a>(dom: &'a str, has: &[&str]) -> Vec<&'a str> {
         .collect()
 }
 
+/// The text of the cell of class `class` in seat `seat`'s row of the
+/// seats' table.
+fn seat_cell(dom: &str, seat: usize, class: &str) -> String {
+    let row = &dom[dom
+        .find(&format!("<tr data-seat=\"{seat}\""))
+        .expect("the seat's row")..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    let at = row
+        .find(&format!("<td class=\"{class}\""))
+        .unwrap_or_else(|| panic!("no {class} cell in {row}"));
+    let cell = &row[at..];
+    let text = &cell[cell.find('>').unwrap() + 1..cell.find("</td>").unwrap()];
+    text.replace("&amp;", "&")
+}
+
 fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     let key = format!(" {name}=\"");
     let at = tag.find(&key)? + key.len();
@@ -337,10 +352,45 @@ fn pacman2_page_shows_the_judges_state_at_every_turn_asked() {
     let last = turns_of_log::<Pacman2>(&doc);
     assert_eq!(last, 100, "the fixture is a whole 100-turn game");
     assert!(size < 300 * 1024, "a 100-turn replay is {size} bytes");
+    let log = doc["log"].as_array().unwrap();
+    let first = &log[0]["output"]["content"]["0"]["static"];
+    let generators = first
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter())
+        .filter(|s| s.as_i64().unwrap() & 16 != 0)
+        .count();
+    assert!(generators > 0, "the fixture's map has generators");
+    // The seats' answers in the turn that led to `turn` (action codes).
+    let codes = |turn: u32| -> Vec<Option<i64>> {
+        (0..4)
+            .map(|p| {
+                (turn > 0)
+                    .then(|| {
+                        log[2 * turn as usize - 1][p.to_string().as_str()]["response"]["action"]
+                            .as_i64()
+                    })
+                    .flatten()
+            })
+            .collect()
+    };
+    let words = [
+        "move ↑",
+        "move →",
+        "move ↓",
+        "move ←",
+        "shoot ↑",
+        "shoot →",
+        "shoot ↓",
+        "shoot ←",
+    ];
+    // Turns 18 and 63 have beams in the fixture; 23 and the end have none.
     for (fragment, turn) in [
         ("turn=0", 0),
+        ("turn=18", 18),
         ("turn=23", 23),
-        ("turn=61", 61),
+        ("turn=63", 63),
         ("end", last),
     ] {
         let l = open(&page, fragment, 500);
@@ -371,6 +421,62 @@ fn pacman2_page_shows_the_judges_state_at_every_turn_asked() {
             game.small_fruit_count(),
             "#{fragment}: small fruit"
         );
+        let gens = attrs(&l.dom, &["class=\"generator\""]).len();
+        assert_eq!(gens, generators, "#{fragment}: generators");
+        // The seats' table: each live seat's action of the turn, its
+        // verdict and strength, as the judge has them.
+        let (before, _) = judged::<Pacman2>(&doc, turn.saturating_sub(1));
+        let mut valid_shots = 0;
+        for (p, code) in codes(turn).into_iter().enumerate() {
+            let pl = game.player(p);
+            let dagger = if pl.dead { " †" } else { "" };
+            assert_eq!(
+                seat_cell(&l.dom, p, "value num"),
+                format!("{}{dagger}", pl.strength),
+                "#{fragment} seat {p}'s strength"
+            );
+            let shown = seat_cell(&l.dom, p, "action");
+            match code {
+                Some(c @ 0..=7) if turn > 0 && before.is_alive(p) => {
+                    assert!(
+                        shown.starts_with(words[c as usize]),
+                        "#{fragment} seat {p}: code {c} shown as {shown:?}"
+                    );
+                    if c >= 4 && !shown.contains("invalid") {
+                        valid_shots += 1;
+                    }
+                }
+                _ if turn == 0 => assert_eq!(shown, "", "#{fragment} seat {p}"),
+                _ => {}
+            }
+            if turn > 0 {
+                let verdict = log[2 * turn as usize - 1][p.to_string().as_str()]["verdict"]
+                    .as_str()
+                    .unwrap_or("");
+                assert_eq!(
+                    seat_cell(&l.dom, p, "verdict"),
+                    verdict,
+                    "#{fragment} seat {p}"
+                );
+            }
+        }
+        // The beams of the turn: drawn exactly when a live seat shot.
+        let beams = attrs(&l.dom, &["class=\"beam\""]).len();
+        assert_eq!(
+            beams > 0,
+            valid_shots > 0,
+            "#{fragment}: {beams} beam cells, {valid_shots} shots"
+        );
+        if turn == 18 || turn == 63 {
+            assert!(valid_shots > 0, "#{fragment}: the fixture shoots here");
+        }
+        // The chart: one line per seat, one point per turn.
+        let lines = attrs(&l.dom, &["polyline ", "points="]);
+        assert_eq!(lines.len(), 4, "#{fragment}: chart lines");
+        for line in lines {
+            let points = attr(line, "points").unwrap().split(' ').count();
+            assert_eq!(points as u32, last + 1, "#{fragment}: chart points");
+        }
     }
     screenshot(&page, "turn=30", "pacman2");
 }
