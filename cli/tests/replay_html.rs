@@ -539,6 +539,7 @@ fn enclosure_page_shows_the_referees_land_and_players() {
     let size = std::fs::metadata(&page).unwrap().len();
     assert!(size < 300 * 1024, "a 100-turn replay is {size} bytes");
     let doc = log_doc("enclosure");
+    let (mut traps_seen, mut trails_seen) = (0, 0);
     for (fragment, turn) in [("turn=5", 5), ("turn=50", 50), ("end", 100)] {
         let l = open(&page, fragment, 500);
         assert_clean(&l, fragment);
@@ -564,7 +565,41 @@ fn enclosure_page_shows_the_referees_land_and_players() {
                 .count();
             assert_eq!(owned, want, "#{fragment}: player {p}'s land");
         }
+        // Traps where the referee has them, with their counters.
+        let mut shown: Vec<(u8, u8, u8)> = attrs(&l.dom, &["g class=\"trap\""])
+            .into_iter()
+            .map(|t| {
+                let n = |k| attr(t, k).unwrap().parse::<u8>().unwrap();
+                (n("data-x"), n("data-y"), n("data-count"))
+            })
+            .collect();
+        shown.sort_unstable();
+        let mut want: Vec<_> = game.traps().collect();
+        want.sort_unstable();
+        assert_eq!(shown, want, "#{fragment}: traps");
+        traps_seen += want.len();
+        // Each pen-down trail, as long as the referee's; scores in the table.
+        for p in 0..4 {
+            let len = attrs(&l.dom, &["class=\"trail\"", &format!("data-seat=\"{p}\"")])
+                .first()
+                .map_or(0, |t| {
+                    attr(t, "data-length").unwrap().parse::<usize>().unwrap()
+                });
+            assert_eq!(len, game.trail(p).len(), "#{fragment}: player {p}'s trail");
+            trails_seen += len;
+            let value = seat_cell(&l.dom, p, "value num");
+            let score = value.trim_end_matches(" †");
+            assert_eq!(
+                score,
+                game.score(p).to_string(),
+                "#{fragment}: player {p}'s score"
+            );
+        }
     }
+    assert!(
+        traps_seen > 0 && trails_seen > 0,
+        "the fixture shows traps and trails"
+    );
     screenshot(&page, "turn=60", "enclosure");
 }
 
