@@ -513,6 +513,20 @@ fn tank_page_shows_the_judges_field() {
             field.brick_bits().count_ones(),
             "#{fragment}: bricks"
         );
+        for tag in attrs(&l.dom, &["g class=\"base\""]) {
+            let side: usize = attr(tag, "data-side").unwrap().parse().unwrap();
+            let up = attr(tag, "data-alive").unwrap() == "1";
+            assert_eq!(up, field.base_alive(side), "#{fragment}: base {side}");
+        }
+        assert_eq!(
+            attrs(&l.dom, &["g class=\"base\""]).len(),
+            2,
+            "#{fragment}: bases"
+        );
+        assert!(
+            !attrs(&l.dom, &["class=\"steel\""]).is_empty(),
+            "#{fragment}: steel"
+        );
         // The shots of the turn: every live tank whose answer shoots.
         if turn > 0 {
             let (before, _) = judged::<Field>(&doc, turn - 1);
