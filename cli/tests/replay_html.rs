@@ -523,10 +523,14 @@ fn tank_page_shows_the_judges_field() {
             2,
             "#{fragment}: bases"
         );
-        assert!(
-            !attrs(&l.dom, &["class=\"steel\""]).is_empty(),
-            "#{fragment}: steel"
-        );
+        let steel: Vec<(usize, usize)> = attrs(&l.dom, &["class=\"steel\""])
+            .into_iter()
+            .map(|t| {
+                let n = |k| attr(t, k).unwrap().parse::<usize>().unwrap();
+                (n("data-x"), n("data-y"))
+            })
+            .collect();
+        assert_eq!(steel, botzone::games::tank::STEEL_POS, "#{fragment}: steel");
         // The shots of the turn: every live tank whose answer shoots.
         if turn > 0 {
             let (before, _) = judged::<Field>(&doc, turn - 1);
