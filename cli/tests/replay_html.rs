@@ -654,6 +654,20 @@ fn the_controls_move_the_turn() {
     assert_clean(&l, "play");
     let t = shown_turn(&l.dom);
     assert!(t >= 3, "after 0.4 s at 16 turns/s the page shows turn {t}");
+    // The speed sets the pace: in 1.5 s, one turn at 1 turn/s, many at 16.
+    let l = open(&page, "turn=0&test=speed:1,play", 1500);
+    assert_eq!(shown_turn(&l.dom), 1, "1.5 s at 1 turn/s");
+    let l = open(&page, "turn=0&test=speed:16,play", 1500);
+    let t = shown_turn(&l.dom);
+    assert!(t >= 12.min(last), "1.5 s at 16 turns/s shows turn {t}");
+    // The play button pauses what it started.
+    let l = open(&page, "turn=0&test=speed:16,play,play", 2000);
+    assert_eq!(
+        shown_turn(&l.dom),
+        0,
+        "the button played then paused at once"
+    );
+    assert!(l.dom.contains("data-playing=\"0\""), "paused");
     let l = open(&page, "turn=0&test=speed:16,key:Space,key:Space", 2000);
     assert_eq!(shown_turn(&l.dom), 0, "space played then paused at once");
     let l = open(&page, "turn=0&test=speed:16,key:Space", 3000);
