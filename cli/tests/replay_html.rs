@@ -839,3 +839,46 @@ fn bad_logs_are_clear_errors() {
         }
     }
 }
+
+#[test]
+fn report_page_of_a_two_player_game_shows_wins_draws_losses() {
+    let dir = common::scratch("html-report-tank");
+    let out = dir.join("run.jsonl");
+    let bot = common::bin("tank_rules");
+    let o = Command::new(botzone())
+        .args(["match", "tank", "--games", "2", "--jobs", "1", "-q"])
+        .args(["--time-limit", "0.5", "--bot"])
+        .arg(&bot)
+        .arg("--bot")
+        .arg(&bot)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let printed = String::from_utf8_lossy(&o.stdout).into_owned();
+    let report = dir.join("index.html");
+    let r = Command::new(botzone())
+        .arg("report")
+        .arg(&out)
+        .arg("--html")
+        .arg("-o")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let l = open(&report, "", 200);
+    assert_clean(&l, "tank report");
+    let table = &l.dom[l.dom.find("id=\"standings\"").expect("the standings")..];
+    let table = &table[..table.find("</").unwrap_or(table.len())];
+    let rows: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.starts_with("bot ") || l.starts_with('#'))
+        .collect();
+    assert_eq!(rows.len(), 3, "{printed}");
+    assert!(rows[0].contains("win  draw  loss"), "{}", rows[0]);
+    for row in rows {
+        assert!(table.contains(row), "{row:?} is not in {table}");
+    }
+    assert_eq!(attrs(&l.dom, &["a class=\"replay\""]).len(), 2);
+}
