@@ -195,6 +195,21 @@ fn attrs<'a>(dom: &'a str, has: &[&str]) -> Vec<&'a str> {
         .collect()
 }
 
+/// The text of the cell of class `class` in seat `seat`'s row of the
+/// seats' table.
+fn seat_cell(dom: &str, seat: usize, class: &str) -> String {
+    let row = &dom[dom
+        .find(&format!("<tr data-seat=\"{seat}\""))
+        .expect("the seat's row")..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    let at = row
+        .find(&format!("<td class=\"{class}\""))
+        .unwrap_or_else(|| panic!("no {class} cell in {row}"));
+    let cell = &row[at..];
+    let text = &cell[cell.find('>').unwrap() + 1..cell.find("</td>").unwrap()];
+    text.replace("&amp;", "&")
+}
+
 fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     let key = format!(" {name}=\"");
     let at = tag.find(&key)? + key.len();
@@ -337,10 +352,45 @@ fn pacman2_page_shows_the_judges_state_at_every_turn_asked() {
     let last = turns_of_log::<Pacman2>(&doc);
     assert_eq!(last, 100, "the fixture is a whole 100-turn game");
     assert!(size < 300 * 1024, "a 100-turn replay is {size} bytes");
+    let log = doc["log"].as_array().unwrap();
+    let first = &log[0]["output"]["content"]["0"]["static"];
+    let generators = first
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter())
+        .filter(|s| s.as_i64().unwrap() & 16 != 0)
+        .count();
+    assert!(generators > 0, "the fixture's map has generators");
+    // The seats' answers in the turn that led to `turn` (action codes).
+    let codes = |turn: u32| -> Vec<Option<i64>> {
+        (0..4)
+            .map(|p| {
+                (turn > 0)
+                    .then(|| {
+                        log[2 * turn as usize - 1][p.to_string().as_str()]["response"]["action"]
+                            .as_i64()
+                    })
+                    .flatten()
+            })
+            .collect()
+    };
+    let words = [
+        "move ↑",
+        "move →",
+        "move ↓",
+        "move ←",
+        "shoot ↑",
+        "shoot →",
+        "shoot ↓",
+        "shoot ←",
+    ];
+    // Turns 18 and 63 have beams in the fixture; 23 and the end have none.
     for (fragment, turn) in [
         ("turn=0", 0),
+        ("turn=18", 18),
         ("turn=23", 23),
-        ("turn=61", 61),
+        ("turn=63", 63),
         ("end", last),
     ] {
         let l = open(&page, fragment, 500);
@@ -371,6 +421,62 @@ fn pacman2_page_shows_the_judges_state_at_every_turn_asked() {
             game.small_fruit_count(),
             "#{fragment}: small fruit"
         );
+        let gens = attrs(&l.dom, &["class=\"generator\""]).len();
+        assert_eq!(gens, generators, "#{fragment}: generators");
+        // The seats' table: each live seat's action of the turn, its
+        // verdict and strength, as the judge has them.
+        let (before, _) = judged::<Pacman2>(&doc, turn.saturating_sub(1));
+        let mut valid_shots = 0;
+        for (p, code) in codes(turn).into_iter().enumerate() {
+            let pl = game.player(p);
+            let dagger = if pl.dead { " †" } else { "" };
+            assert_eq!(
+                seat_cell(&l.dom, p, "value num"),
+                format!("{}{dagger}", pl.strength),
+                "#{fragment} seat {p}'s strength"
+            );
+            let shown = seat_cell(&l.dom, p, "action");
+            match code {
+                Some(c @ 0..=7) if turn > 0 && before.is_alive(p) => {
+                    assert!(
+                        shown.starts_with(words[c as usize]),
+                        "#{fragment} seat {p}: code {c} shown as {shown:?}"
+                    );
+                    if c >= 4 && !shown.contains("invalid") {
+                        valid_shots += 1;
+                    }
+                }
+                _ if turn == 0 => assert_eq!(shown, "", "#{fragment} seat {p}"),
+                _ => {}
+            }
+            if turn > 0 {
+                let verdict = log[2 * turn as usize - 1][p.to_string().as_str()]["verdict"]
+                    .as_str()
+                    .unwrap_or("");
+                assert_eq!(
+                    seat_cell(&l.dom, p, "verdict"),
+                    verdict,
+                    "#{fragment} seat {p}"
+                );
+            }
+        }
+        // The beams of the turn: drawn exactly when a live seat shot.
+        let beams = attrs(&l.dom, &["class=\"beam\""]).len();
+        assert_eq!(
+            beams > 0,
+            valid_shots > 0,
+            "#{fragment}: {beams} beam cells, {valid_shots} shots"
+        );
+        if turn == 18 || turn == 63 {
+            assert!(valid_shots > 0, "#{fragment}: the fixture shoots here");
+        }
+        // The chart: one line per seat, one point per turn.
+        let lines = attrs(&l.dom, &["polyline ", "points="]);
+        assert_eq!(lines.len(), 4, "#{fragment}: chart lines");
+        for line in lines {
+            let points = attr(line, "points").unwrap().split(' ').count();
+            assert_eq!(points as u32, last + 1, "#{fragment}: chart points");
+        }
     }
     screenshot(&page, "turn=30", "pacman2");
 }
@@ -407,6 +513,24 @@ fn tank_page_shows_the_judges_field() {
             field.brick_bits().count_ones(),
             "#{fragment}: bricks"
         );
+        for tag in attrs(&l.dom, &["g class=\"base\""]) {
+            let side: usize = attr(tag, "data-side").unwrap().parse().unwrap();
+            let up = attr(tag, "data-alive").unwrap() == "1";
+            assert_eq!(up, field.base_alive(side), "#{fragment}: base {side}");
+        }
+        assert_eq!(
+            attrs(&l.dom, &["g class=\"base\""]).len(),
+            2,
+            "#{fragment}: bases"
+        );
+        let steel: Vec<(usize, usize)> = attrs(&l.dom, &["class=\"steel\""])
+            .into_iter()
+            .map(|t| {
+                let n = |k| attr(t, k).unwrap().parse::<usize>().unwrap();
+                (n("data-x"), n("data-y"))
+            })
+            .collect();
+        assert_eq!(steel, botzone::games::tank::STEEL_POS, "#{fragment}: steel");
         // The shots of the turn: every live tank whose answer shoots.
         if turn > 0 {
             let (before, _) = judged::<Field>(&doc, turn - 1);
@@ -433,6 +557,7 @@ fn enclosure_page_shows_the_referees_land_and_players() {
     let size = std::fs::metadata(&page).unwrap().len();
     assert!(size < 300 * 1024, "a 100-turn replay is {size} bytes");
     let doc = log_doc("enclosure");
+    let (mut traps_seen, mut trails_seen) = (0, 0);
     for (fragment, turn) in [("turn=5", 5), ("turn=50", 50), ("end", 100)] {
         let l = open(&page, fragment, 500);
         assert_clean(&l, fragment);
@@ -458,7 +583,41 @@ fn enclosure_page_shows_the_referees_land_and_players() {
                 .count();
             assert_eq!(owned, want, "#{fragment}: player {p}'s land");
         }
+        // Traps where the referee has them, with their counters.
+        let mut shown: Vec<(u8, u8, u8)> = attrs(&l.dom, &["g class=\"trap\""])
+            .into_iter()
+            .map(|t| {
+                let n = |k| attr(t, k).unwrap().parse::<u8>().unwrap();
+                (n("data-x"), n("data-y"), n("data-count"))
+            })
+            .collect();
+        shown.sort_unstable();
+        let mut want: Vec<_> = game.traps().collect();
+        want.sort_unstable();
+        assert_eq!(shown, want, "#{fragment}: traps");
+        traps_seen += want.len();
+        // Each pen-down trail, as long as the referee's; scores in the table.
+        for p in 0..4 {
+            let len = attrs(&l.dom, &["class=\"trail\"", &format!("data-seat=\"{p}\"")])
+                .first()
+                .map_or(0, |t| {
+                    attr(t, "data-length").unwrap().parse::<usize>().unwrap()
+                });
+            assert_eq!(len, game.trail(p).len(), "#{fragment}: player {p}'s trail");
+            trails_seen += len;
+            let value = seat_cell(&l.dom, p, "value num");
+            let score = value.trim_end_matches(" †");
+            assert_eq!(
+                score,
+                game.score(p).to_string(),
+                "#{fragment}: player {p}'s score"
+            );
+        }
     }
+    assert!(
+        traps_seen > 0 && trails_seen > 0,
+        "the fixture shows traps and trails"
+    );
     screenshot(&page, "turn=60", "enclosure");
 }
 
@@ -495,6 +654,20 @@ fn the_controls_move_the_turn() {
     assert_clean(&l, "play");
     let t = shown_turn(&l.dom);
     assert!(t >= 3, "after 0.4 s at 16 turns/s the page shows turn {t}");
+    // The speed sets the pace: in 1.5 s, one turn at 1 turn/s, many at 16.
+    let l = open(&page, "turn=0&test=speed:1,play", 1500);
+    assert_eq!(shown_turn(&l.dom), 1, "1.5 s at 1 turn/s");
+    let l = open(&page, "turn=0&test=speed:16,play", 1500);
+    let t = shown_turn(&l.dom);
+    assert!(t >= 12.min(last), "1.5 s at 16 turns/s shows turn {t}");
+    // The play button pauses what it started.
+    let l = open(&page, "turn=0&test=speed:16,play,play", 2000);
+    assert_eq!(
+        shown_turn(&l.dom),
+        0,
+        "the button played then paused at once"
+    );
+    assert!(l.dom.contains("data-playing=\"0\""), "paused");
     let l = open(&page, "turn=0&test=speed:16,key:Space,key:Space", 2000);
     assert_eq!(shown_turn(&l.dom), 0, "space played then paused at once");
     let l = open(&page, "turn=0&test=speed:16,key:Space", 3000);
@@ -576,6 +749,7 @@ fn report_page_links_every_games_replay() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o_match = o;
     let report = dir.join("report/index.html");
     std::fs::create_dir_all(report.parent().unwrap()).unwrap();
     let o = Command::new(botzone())
@@ -591,8 +765,18 @@ fn report_page_links_every_games_replay() {
     assert_self_contained(&html.replace("href=\"game-", "x"), "report");
     let l = open(&report, "", 200);
     assert_clean(&l, "report");
-    // The standings as `botzone match` prints them.
-    let table = section(&l.dom, "id=\"standings\"");
+    // The standings exactly as `botzone match` printed them.
+    let table = &l.dom[l.dom.find("id=\"standings\"").expect("the standings")..];
+    let table = &table[..table.find("</").unwrap_or(table.len())];
+    let printed = String::from_utf8_lossy(&o_match.stdout).into_owned();
+    let rows: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.starts_with("bot ") || l.starts_with('#'))
+        .collect();
+    assert_eq!(rows.len(), 5, "{printed}");
+    for row in rows {
+        assert!(table.contains(row), "{row:?} is not in {table}");
+    }
     for col in ["mean score ±95%", "#1", "#4", "TLE", "@random"] {
         assert!(table.contains(col), "{col}: {table}");
     }
@@ -616,4 +800,85 @@ fn report_page_links_every_games_replay() {
     let l = open(&first, "end", 300);
     assert_clean(&l, "linked replay");
     assert!(shown_turn(&l.dom) > 0);
+}
+
+/// A log cut short, a file that is not JSON, a log that names no game and
+/// a results file with no results: each is a clear error on stderr with a
+/// non-zero exit code, never a panic and never a page.
+#[test]
+fn bad_logs_are_clear_errors() {
+    let dir = common::scratch("bad-logs");
+    let whole = std::fs::read_to_string(common::fixture("replay/pacman2.json")).unwrap();
+    let cases = [
+        ("truncated", &whole[..whole.len() / 2], "not JSON"),
+        ("not-json", "this is no log\n", "not JSON"),
+        ("no-game", r#"{"log":[{"foo":1}],"initdata":"x"}"#, "--game"),
+        ("empty", "", "not JSON"),
+    ];
+    for (name, text, says) in cases {
+        let log = dir.join(format!("{name}.json"));
+        std::fs::write(&log, text).unwrap();
+        for command in ["replay", "report"] {
+            let out = dir.join(format!("{name}-{command}.html"));
+            let o = Command::new(botzone())
+                .arg(command)
+                .arg(&log)
+                .arg("--html")
+                .arg("-o")
+                .arg(&out)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{command} {name}: {err}");
+            assert!(err.contains("error:"), "{command} {name}: {err}");
+            assert!(!err.contains("panicked"), "{command} {name}: {err}");
+            if command == "replay" {
+                assert!(err.contains(says), "{command} {name}: {err}");
+            }
+            assert!(!out.exists(), "{command} {name} wrote {}", out.display());
+        }
+    }
+}
+
+#[test]
+fn report_page_of_a_two_player_game_shows_wins_draws_losses() {
+    let dir = common::scratch("html-report-tank");
+    let out = dir.join("run.jsonl");
+    let bot = common::bin("tank_rules");
+    let o = Command::new(botzone())
+        .args(["match", "tank", "--games", "2", "--jobs", "1", "-q"])
+        .args(["--time-limit", "0.5", "--bot"])
+        .arg(&bot)
+        .arg("--bot")
+        .arg(&bot)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let printed = String::from_utf8_lossy(&o.stdout).into_owned();
+    let report = dir.join("index.html");
+    let r = Command::new(botzone())
+        .arg("report")
+        .arg(&out)
+        .arg("--html")
+        .arg("-o")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let l = open(&report, "", 200);
+    assert_clean(&l, "tank report");
+    let table = &l.dom[l.dom.find("id=\"standings\"").expect("the standings")..];
+    let table = &table[..table.find("</").unwrap_or(table.len())];
+    let rows: Vec<&str> = printed
+        .lines()
+        .filter(|l| l.starts_with("bot ") || l.starts_with('#'))
+        .collect();
+    assert_eq!(rows.len(), 3, "{printed}");
+    assert!(rows[0].contains("win  draw  loss"), "{}", rows[0]);
+    for row in rows {
+        assert!(table.contains(row), "{row:?} is not in {table}");
+    }
+    assert_eq!(attrs(&l.dom, &["a class=\"replay\""]).len(), 2);
 }
