@@ -824,6 +824,20 @@ impl Pacman2 {
         ]
     }
 
+    /// The cells holding a small fruit, as a bit set (cell `row * width +
+    /// col` is bit `row * width + col`).
+    #[inline]
+    pub fn small_fruit_cells(&self) -> u128 {
+        u128::from(self.cur.small[0]) | (u128::from(self.cur.small[1]) << 64)
+    }
+
+    /// The cells holding a large fruit, as a bit set (see
+    /// [`Pacman2::small_fruit_cells`]).
+    #[inline]
+    pub fn large_fruit_cells(&self) -> u128 {
+        u128::from(self.cur.large[0]) | (u128::from(self.cur.large[1]) << 64)
+    }
+
     /// The `static` value of a cell (walls and generator bits).
     pub fn static_at(&self, row: usize, col: usize) -> u8 {
         self.board.statics[row * self.width() + col]

@@ -48,6 +48,10 @@ const W_DANGER: i32 = -180;
 const W_BEAM_THREAT: i32 = -40;
 const W_SHOT_HIT: i32 = 60;
 const W_SHOT_MISS: i32 = -200;
+const W_TOWARD_FRUIT: i32 = 45;
+
+/// How far (in steps) the policy looks for the nearest fruit.
+const REACH: usize = 10;
 
 /// The greedy rollout policy with its per-field tables.
 #[derive(Clone, Debug)]
@@ -62,6 +66,8 @@ pub struct GreedyPolicy {
     beam: [[u128; 4]; MAX_CELLS],
     /// Union of the four beam paths.
     beam_any: [u128; MAX_CELLS],
+    /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
+    reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
 }
 
@@ -75,6 +81,7 @@ impl GreedyPolicy {
             near: [0; MAX_CELLS],
             beam: [[0; 4]; MAX_CELLS],
             beam_any: [0; MAX_CELLS],
+            reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
@@ -111,7 +118,39 @@ impl GreedyPolicy {
                 }
             }
         }
+        let cells = w * h;
+        for i in 0..cells {
+            let mut ball = p.near[i];
+            p.reach[i][0] = ball;
+            for k in 1..REACH {
+                let mut grown = ball;
+                let mut rest = ball;
+                while rest != 0 {
+                    let c = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    grown |= p.near[c];
+                }
+                ball = grown;
+                p.reach[i][k] = ball;
+            }
+        }
         p
+    }
+
+    /// Steps from `cell` to the nearest cell of `targets` (`REACH + 1`
+    /// when none is within [`REACH`]); 0 when `cell` is one.
+    #[inline]
+    fn distance(&self, cell: usize, targets: u128) -> usize {
+        if targets & (1u128 << cell) != 0 {
+            return 0;
+        }
+        let reach = &self.reach[cell];
+        for (k, ball) in reach.iter().enumerate() {
+            if ball & targets != 0 {
+                return k + 1;
+            }
+        }
+        REACH + 1
     }
 
     /// An action for every player (live players get a valid one; dead
@@ -181,7 +220,9 @@ impl GreedyPolicy {
             stay += W_BEAM_THREAT;
         }
         consider(Action::Stay, stay, &mut noise);
-        // Moves.
+        // Moves: toward the nearest fruit no other player stands on.
+        let fruit = (game.small_fruit_cells() | game.large_fruit_cells()) & !others;
+        let fruit_here = self.distance(me, fruit);
         for d in 0..4 {
             let n = self.next[me][d];
             if n == NONE {
@@ -211,6 +252,8 @@ impl GreedyPolicy {
                     } else {
                         W_LARGE
                     };
+                } else if fruit_here <= REACH && self.distance(n as usize, fruit) < fruit_here {
+                    score += W_TOWARD_FRUIT;
                 }
             }
             consider(Action::ALL[1 + d], score, &mut noise);
