@@ -41,6 +41,7 @@ const BOTS: &[(&str, &str, Compare)] = &[
     ("enclosure_mc", "enclosure", Compare::Answers),
     ("enclosure_greedy", "enclosure", Compare::Exact),
     ("tank_rules", "tank", Compare::Exact),
+    ("pacman_rules", "pacman2", Compare::Exact),
 ];
 
 /// The seed and the per-turn time limit both programs run with.
@@ -144,7 +145,7 @@ fn generated_inputs(bot: &str) -> Vec<(String, Vec<u8>)> {
             .into_bytes()
     };
     match bot {
-        "pacman_mc" => (0..2)
+        "pacman_mc" | "pacman_rules" => (0..2)
             .map(|id| {
                 let mut request = map("pacman2");
                 request["id"] = id.into();
@@ -347,6 +348,11 @@ fn tank_rules_bundle_answers_like_the_binary() {
     check_bot("tank_rules");
 }
 
+#[test]
+fn pacman_rules_bundle_answers_like_the_binary() {
+    check_bot("pacman_rules");
+}
+
 // --- `botzone bundle --target js`: the bot as one .js file for Node.js ---
 
 /// The tool a JS-bundle test needs, or a failure that says how to get it
@@ -473,6 +479,11 @@ fn tank_rules_js_bundle_answers_like_the_binary() {
 #[test]
 fn enclosure_greedy_js_bundle_answers_like_the_binary() {
     check_js("enclosure_greedy");
+}
+
+#[test]
+fn pacman_rules_js_bundle_answers_like_the_binary() {
+    check_js("pacman_rules");
 }
 
 #[test]

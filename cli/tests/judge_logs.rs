@@ -276,7 +276,18 @@ fn pacman2_states(stream: &Stream) -> Vec<Pacman2> {
 
 #[test]
 fn pacman_mc_plays_every_official_request_stream() {
-    let bot = common::bin("pacman_mc");
+    pacman2_bot_plays_every_official_request_stream("pacman_mc");
+}
+
+#[test]
+fn pacman_rules_plays_every_official_request_stream() {
+    pacman2_bot_plays_every_official_request_stream("pacman_rules");
+}
+
+/// Feeds every recorded Pacman2 request stream to the bot `bot_name`, in
+/// traditional and keep-running mode; every answer must be valid.
+fn pacman2_bot_plays_every_official_request_stream(bot_name: &str) {
+    let bot = common::bin(bot_name);
     let streams = streams("pacman2", 4);
     assert!(!streams.is_empty());
     let mut turns = 0;
@@ -308,7 +319,7 @@ fn pacman_mc_plays_every_official_request_stream() {
             check_pacman2_answer(answer, &states[k], id, &format!("{name} turn {k}"));
         }
     }
-    eprintln!("pacman_mc: {} streams, {turns} turns", streams.len());
+    eprintln!("{bot_name}: {} streams, {turns} turns", streams.len());
 }
 
 fn tank_pair(v: &Value, name: &str) -> [TankAction; 2] {
