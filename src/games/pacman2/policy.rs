@@ -3,11 +3,12 @@
 //! ([`evaluate`]), for depth-limited Monte Carlo.
 //!
 //! The policy looks one step ahead for every live player: it likes eating
-//! fruit (large fruit most), stepping onto a weaker player, and shooting a
-//! beam with somebody in its path; it dislikes shooting into an empty line,
-//! standing next to a stronger player, and standing in the beam path of a
-//! player strong enough to shoot. Each action's preference gets random
-//! noise and the best one is played, so rollouts stay varied.
+//! fruit (large fruit most), stepping toward the nearest free fruit (up to
+//! ten steps away), stepping onto a weaker player, and shooting a beam with
+//! somebody in its path; it dislikes shooting into an empty line, standing
+//! next to a stronger player, and standing in the beam path of a player
+//! strong enough to shoot. Each action's preference gets random noise and
+//! the best one is played, so rollouts stay varied.
 //!
 //! Everything is built from the public [`Pacman2`] API; tables are made
 //! once per search ([`GreedyPolicy::new`]) and nothing allocates afterwards.
