@@ -1,9 +1,9 @@
 //! `pacman_mc`: a Pacman2 bot for Botzone. Flat Monte Carlo over its own
 //! valid actions (round robin): each rollout plays the action, then at most
 //! 20 turns in which every player follows `pacman2::policy::GreedyPolicy`
-//! (eat fruit, walk to the nearest one, step onto weaker players, shoot only with someone in the
-//! beam's path, keep away from stronger players and their beams, with
-//! random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
+//! (eat fruit, walk to the nearest one, step onto weaker players, shoot
+//! only with someone in the beam's path, keep away from stronger players
+//! and their beams, with random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
 //! score for this bot (rank points plus strength share) on the strengths
 //! reached, large-fruit boosts that run out before the end taken off. It
 //! spends the turn's budget minus a safety margin (`botzone::time::Deadline`),
