@@ -312,6 +312,49 @@ fn table(stdout: &[u8]) -> String {
         .join("\n")
 }
 
+/// Seeds and seats of a run, in game order.
+fn seeds_and_seats(out: &Path) -> Vec<(u64, Vec<u64>)> {
+    results(out)
+        .iter()
+        .map(|r| {
+            let seats = r["seats"].as_array().unwrap();
+            let seats = seats.iter().map(|s| s.as_u64().unwrap()).collect();
+            (r["seed"].as_u64().unwrap(), seats)
+        })
+        .collect()
+}
+
+#[test]
+fn seats_rotate_on_each_map_or_across_maps() {
+    let dir = common::scratch("schedule");
+    let bots = [bot("tank_stay.sh"), bot("tank_stay.sh")];
+    let args = ["--games", "4", "--seed", "7", "--jobs", "2", "--no-logs"];
+    let per_map = dir.join("per-map.jsonl");
+    run_match("tank", &bots, &args, &per_map);
+    let expected = [(7, [0, 1]), (7, [1, 0]), (8, [0, 1]), (8, [1, 0])];
+    let expected: Vec<(u64, Vec<u64>)> = expected.iter().map(|(s, p)| (*s, p.to_vec())).collect();
+    assert_eq!(seeds_and_seats(&per_map), expected);
+
+    let per_game = dir.join("per-game.jsonl");
+    let options = [&args[..], &["--map-per-game"]].concat();
+    run_match("tank", &bots, &options, &per_game);
+    let expected = [(7, [0, 1]), (8, [1, 0]), (9, [0, 1]), (10, [1, 0])];
+    let expected: Vec<(u64, Vec<u64>)> = expected.iter().map(|(s, p)| (*s, p.to_vec())).collect();
+    assert_eq!(seeds_and_seats(&per_game), expected);
+
+    // A run cannot be resumed with the other schedule.
+    let mut cmd = Command::new(botzone());
+    cmd.args(["match", "tank", "--quiet", "--resume", "--out"])
+        .arg(&per_game);
+    for b in &bots {
+        cmd.arg("--bot").arg(b);
+    }
+    let mixed = cmd.args(args).output().unwrap();
+    assert!(!mixed.status.success());
+    let stderr = String::from_utf8_lossy(&mixed.stderr);
+    assert!(stderr.contains("other options"), "{stderr}");
+}
+
 #[test]
 fn interrupted_run_resumes_to_the_same_table() {
     let dir = common::scratch("resume");

@@ -56,6 +56,11 @@ pub struct MatchArgs {
     /// map (seeds S, S+1, …) with the seats rotated.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Give every game a map of its own (seeds S, S+1, …): the seats still
+    /// rotate from one game to the next, so that N games cover N maps
+    /// instead of N / seats.
+    #[arg(long)]
+    map_per_game: bool,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -129,8 +134,17 @@ pub struct ReplayArgs {
 }
 
 /// Game `index` of a run: its map's seed and which bot sits in each seat.
-pub fn schedule(index: usize, first_seed: u64, seat_count: usize) -> (u64, Vec<usize>) {
-    let seed = first_seed + (index / seat_count) as u64;
+/// The seats rotate from one game to the next; each map is played with
+/// every rotation (`seat_count` games in a row), or only once with
+/// `map_per_game`.
+pub fn schedule(
+    index: usize,
+    first_seed: u64,
+    seat_count: usize,
+    map_per_game: bool,
+) -> (u64, Vec<usize>) {
+    let games_per_map = if map_per_game { 1 } else { seat_count };
+    let seed = first_seed + (index / games_per_map) as u64;
     let rotation = index % seat_count;
     let seats = (0..seat_count)
         .map(|s| (s + rotation) % seat_count)
@@ -147,6 +161,7 @@ struct Setup {
     judge: Option<String>,
     log_dir: Option<PathBuf>,
     first_seed: u64,
+    map_per_game: bool,
     parallel_seats: bool,
 }
 
@@ -193,7 +208,7 @@ impl Visitor for PlayOne<'_> {
 /// Plays game `index` and saves its log.
 fn play_game(setup: &Setup, index: usize) -> Result<GameResult, String> {
     let n = setup.game.seats();
-    let (seed, seating) = schedule(index, setup.first_seed, n);
+    let (seed, seating) = schedule(index, setup.first_seed, n, setup.map_per_game);
     let commands: Vec<String> = seating.iter().map(|&b| setup.bots[b].clone()).collect();
     let played = setup.game.visit(PlayOne {
         setup,
@@ -270,7 +285,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
             .into());
         }
         for r in results::read_results(out)? {
-            let (seed, seating) = schedule(r.game, args.seed, n);
+            let (seed, seating) = schedule(r.game, args.seed, n, args.map_per_game);
             if r.seed != seed || r.seats != seating || r.scores.len() != n {
                 return Err(format!(
                     "{} holds game {} with another seed or seating: it was made with other options",
@@ -339,6 +354,7 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         judge: args.judge.clone(),
         log_dir,
         first_seed: args.seed,
+        map_per_game: args.map_per_game,
         parallel_seats: args.parallel_seats,
     });
     process::install_cleanup_handler();
