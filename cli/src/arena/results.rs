@@ -106,8 +106,28 @@ pub struct Standings {
     pub scoring: Scoring,
     /// Per bot.
     pub bots: Vec<BotStats>,
+    /// Per command given to more than one `--bot` (in order of first
+    /// appearance), when there are other commands too: its seats pooled,
+    /// one mean score per game.
+    pub pooled: Vec<Pooled>,
     /// Games counted.
     pub games: usize,
+}
+
+/// A command that sits in several seats of each game, its seats taken
+/// together: what a yardstick such as `--bot NEW --bot OLD --bot NEW --bot
+/// OLD` compares.
+#[derive(Clone, Debug)]
+pub struct Pooled {
+    /// The command line.
+    pub name: String,
+    /// Its `--bot` indices.
+    pub bots: Vec<usize>,
+    /// Per game, the mean score of its seats; the 95% interval is taken
+    /// over these (the seats of one game are not independent).
+    pub stats: BotStats,
+    /// Games in which one of its seats ranked first (alone or tied).
+    pub first: usize,
 }
 
 impl Standings {
@@ -120,11 +140,30 @@ impl Standings {
                 ..BotStats::default()
             })
             .collect();
+        let mut pooled: Vec<Pooled> = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            match pooled.iter_mut().find(|p| &p.name == name) {
+                Some(p) => p.bots.push(i),
+                None => pooled.push(Pooled {
+                    name: name.clone(),
+                    bots: vec![i],
+                    stats: BotStats::default(),
+                    first: 0,
+                }),
+            }
+        }
+        // Only a comparison needs pooling: not one command in every seat.
+        if pooled.len() > 1 {
+            pooled.retain(|p| p.bots.len() > 1);
+        } else {
+            pooled.clear();
+        }
         Standings {
             names,
             seats,
             scoring,
             bots,
+            pooled,
             games: 0,
         }
     }
@@ -145,6 +184,19 @@ impl Standings {
                 if v != Verdict::Ok {
                     *stats.verdicts.entry(v).or_default() += 1;
                 }
+            }
+        }
+        for p in &mut self.pooled {
+            let seats: Vec<usize> = (0..r.seats.len())
+                .filter(|&s| p.bots.contains(&r.seats[s]))
+                .collect();
+            if seats.is_empty() {
+                continue;
+            }
+            let mean = seats.iter().map(|&s| r.scores[s]).sum::<f64>() / seats.len() as f64;
+            p.stats.scores.push(mean);
+            if seats.iter().any(|&s| ranks[s] == 1) {
+                p.first += 1;
             }
         }
     }
@@ -240,6 +292,35 @@ impl Standings {
                 self.names[i]
             );
         }
+        if !self.pooled.is_empty() {
+            let _ = writeln!(
+                out,
+                "pooled: a command in several seats, its mean score per game (±95% over games)"
+            );
+            let _ = writeln!(
+                out,
+                "{:<12} {:>6} {:>17}  {:>5}  command",
+                "bots", "games", "mean score ±95%", "first"
+            );
+            for p in &self.pooled {
+                let bots: Vec<String> = p.bots.iter().map(|b| format!("#{}", b + 1)).collect();
+                let ci = p.stats.ci95();
+                let ci = if ci.is_nan() {
+                    "-".to_string()
+                } else {
+                    format!("{ci:.2}")
+                };
+                let _ = writeln!(
+                    out,
+                    "{:<12} {:>6} {:>17}  {:>5}  {}",
+                    bots.join(","),
+                    p.stats.scores.len(),
+                    format!("{:.2} ± {}", p.stats.mean(), ci),
+                    p.first,
+                    p.name
+                );
+            }
+        }
         out
     }
 }
@@ -277,5 +358,41 @@ mod tests {
         assert_eq!(s.bots[1].verdicts[&Verdict::Tle], 2);
         let t = s.table();
         assert!(t.contains("50.0%"), "{t}");
+        assert!(!t.contains("pooled"), "{t}");
+    }
+
+    #[test]
+    fn a_command_in_several_seats_is_pooled_per_game() {
+        let names = ["new", "old", "new", "old"].map(String::from).to_vec();
+        let mut s = Standings::new(names, 4, Scoring::Ranked);
+        let games = [
+            (vec![0, 1, 2, 3], vec![10.0, 4.0, 6.0, 2.0]),
+            (vec![1, 2, 3, 0], vec![9.0, 3.0, 1.0, 1.0]),
+        ];
+        for (g, (seats, scores)) in games.into_iter().enumerate() {
+            s.add(&GameResult {
+                game: g,
+                seed: 1,
+                seats,
+                scores,
+                verdicts: vec!["OK".into(); 4],
+                turns: 3,
+                log: None,
+            });
+        }
+        assert_eq!(s.pooled.len(), 2);
+        assert_eq!(s.pooled[0].name, "new");
+        assert_eq!(s.pooled[0].bots, vec![0, 2]);
+        // Game 0: seats 0 and 2 (10, 6); game 1: seats 3 and 1 (1, 3).
+        assert_eq!(s.pooled[0].stats.scores, vec![8.0, 2.0]);
+        assert_eq!(s.pooled[1].stats.scores, vec![3.0, 5.0]);
+        assert_eq!((s.pooled[0].first, s.pooled[1].first), (1, 1));
+        let t = s.table();
+        assert!(t.contains("#1,#3"), "{t}");
+        assert!(t.contains("5.00 ± 5.88"), "{t}");
+
+        // Self-play (one command everywhere) compares nothing.
+        let same = Standings::new(vec!["a".into(); 4], 4, Scoring::Ranked);
+        assert!(same.pooled.is_empty());
     }
 }
