@@ -408,6 +408,60 @@ fn interrupted_run_resumes_to_the_same_table() {
 }
 
 #[test]
+fn a_yardstick_pools_seats_and_its_results_name_the_bots() {
+    let dir = common::scratch("yardstick");
+    let out = dir.join("r.jsonl");
+    let (new, old) = (bot("enclosure_walker.py"), "@random".to_string());
+    let bots = [new.clone(), old.clone(), new.clone(), old.clone()];
+    let args = [
+        "--games",
+        "4",
+        "--time-limit",
+        "1",
+        "--no-logs",
+        "--map-per-game",
+    ];
+    let played = run_match("enclosure", &bots, &args, &out);
+    for r in results(&out) {
+        assert_eq!(r["bots"], serde_json::json!(bots), "{r}");
+    }
+    // The pooled part: one row per command in two seats.
+    let printed = String::from_utf8_lossy(&played.stdout).into_owned();
+    let pooled = &printed[printed.find("pooled").expect(&printed)..];
+    let row = |bots: &str, command: &str| {
+        pooled
+            .lines()
+            .find(|l| l.starts_with(bots))
+            .unwrap_or_else(|| panic!("no {bots} row in {pooled}"))
+            .ends_with(command)
+    };
+    assert!(row("#1,#3 ", &new) && row("#2,#4 ", &old), "{pooled}");
+
+    // Without logs, `botzone report` still knows the commands: the same table.
+    let report = Command::new(botzone())
+        .args(["report", "--game", "enclosure"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(report.status.success());
+    assert_eq!(table(&report.stdout), table(&played.stdout));
+    assert!(String::from_utf8_lossy(&report.stdout).contains("pooled"));
+
+    // Resuming the run with other bots is refused.
+    let other = [bot("enclosure_walker.py"), old.clone(), old.clone(), old];
+    let mut cmd = Command::new(botzone());
+    cmd.args(["match", "enclosure", "--quiet", "--resume", "--out"])
+        .arg(&out);
+    for b in &other {
+        cmd.arg("--bot").arg(b);
+    }
+    let refused = cmd.args(args).output().unwrap();
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("played by other bots"), "{stderr}");
+}
+
+#[test]
 fn enclosure_line_protocol_players_and_deaths() {
     let dir = common::scratch("enclosure");
     let out = dir.join("r.jsonl");

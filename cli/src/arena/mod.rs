@@ -244,6 +244,7 @@ fn play_game(setup: &Setup, index: usize) -> Result<GameResult, String> {
             .collect(),
         turns: played.turns,
         log: log_path,
+        bots: setup.bots.clone(),
     })
 }
 
@@ -286,6 +287,15 @@ pub fn run_match(args: MatchArgs) -> Result<(), CliError> {
         }
         for r in results::read_results(out)? {
             let (seed, seating) = schedule(r.game, args.seed, n, args.map_per_game);
+            if !r.bots.is_empty() && r.bots != args.bots {
+                return Err(format!(
+                    "{} holds game {} played by other bots ({}): resume with the same --bot commands, in the same order",
+                    out.display(),
+                    r.game,
+                    r.bots.join(" | ")
+                )
+                .into());
+            }
             if r.seed != seed || r.seats != seating || r.scores.len() != n {
                 return Err(format!(
                     "{} holds game {} with another seed or seating: it was made with other options",

@@ -29,6 +29,10 @@ pub struct GameResult {
     /// Where the game's log was saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
+    /// The run's bot commands, in `--bot` order (so that the results name
+    /// their bots without the logs; empty in files of older versions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<String>,
 }
 
 /// Reads the results already in `path` (skipping a torn last line).
@@ -352,6 +356,7 @@ mod tests {
                 verdicts: vec!["OK".into(), "TLE".into()],
                 turns: 3,
                 log: None,
+                bots: Vec::new(),
             });
         }
         assert_eq!(s.bots[0].scores, vec![2.0, 0.0, 2.0, 0.0]);
@@ -378,6 +383,7 @@ mod tests {
                 verdicts: vec!["OK".into(); 4],
                 turns: 3,
                 log: None,
+                bots: Vec::new(),
             });
         }
         assert_eq!(s.pooled.len(), 2);

@@ -104,12 +104,20 @@ fn load(results_path: &Path, game: Option<GameKind>) -> Result<Run, CliError> {
             results_path.display()
         )
     })?;
-    // The bots' commands, by --bot number, from the logs.
+    // The bots' commands, by --bot number, from the results (files of
+    // older versions have none) or else from the logs.
     let bot_count = played
         .iter()
         .flat_map(|p| p.result.seats.iter().copied())
         .max()
-        .map_or(0, |m| m + 1);
+        .map_or(0, |m| m + 1)
+        .max(
+            played
+                .iter()
+                .map(|p| p.result.bots.len())
+                .max()
+                .unwrap_or(0),
+        );
     let mut names: Vec<String> = (0..bot_count).map(|b| format!("bot #{}", b + 1)).collect();
     for p in &played {
         let Some(bots) = p
@@ -124,6 +132,11 @@ fn load(results_path: &Path, game: Option<GameKind>) -> Result<Run, CliError> {
             if let Some(name) = bots.get(seat).and_then(Value::as_str) {
                 names[bot] = name.to_string();
             }
+        }
+    }
+    for p in &played {
+        for (bot, name) in p.result.bots.iter().enumerate() {
+            names[bot].clone_from(name);
         }
     }
     let mut standings = Standings::new(names.clone(), kind.seats(), kind.scoring());
