@@ -26,7 +26,8 @@ fn botzone() -> PathBuf {
     common::bin("botzone")
 }
 
-fn run_match(game: &str, bots: &[String], extra: &[&str], out: &Path) -> Output {
+/// `botzone match GAME --quiet --out OUT --bot …`, to be completed and run.
+fn quiet_match(game: &str, bots: &[String], out: &Path) -> Command {
     let mut cmd = Command::new(botzone());
     cmd.arg("match")
         .arg(game)
@@ -36,8 +37,14 @@ fn run_match(game: &str, bots: &[String], extra: &[&str], out: &Path) -> Output 
     for b in bots {
         cmd.arg("--bot").arg(b);
     }
-    cmd.args(extra);
-    let output = cmd.output().expect("botzone runs");
+    cmd
+}
+
+fn run_match(game: &str, bots: &[String], extra: &[&str], out: &Path) -> Output {
+    let output = quiet_match(game, bots, out)
+        .args(extra)
+        .output()
+        .expect("botzone runs");
     assert!(
         output.status.success(),
         "botzone match failed: {}",
@@ -343,13 +350,11 @@ fn seats_rotate_on_each_map_or_across_maps() {
     assert_eq!(seeds_and_seats(&per_game), expected);
 
     // A run cannot be resumed with the other schedule.
-    let mut cmd = Command::new(botzone());
-    cmd.args(["match", "tank", "--quiet", "--resume", "--out"])
-        .arg(&per_game);
-    for b in &bots {
-        cmd.arg("--bot").arg(b);
-    }
-    let mixed = cmd.args(args).output().unwrap();
+    let mixed = quiet_match("tank", &bots, &per_game)
+        .arg("--resume")
+        .args(args)
+        .output()
+        .unwrap();
     assert!(!mixed.status.success());
     let stderr = String::from_utf8_lossy(&mixed.stderr);
     assert!(stderr.contains("other options"), "{stderr}");
@@ -365,16 +370,11 @@ fn interrupted_run_resumes_to_the_same_table() {
 
     // Interrupt a run after its first game, then resume it.
     let part = dir.join("part.jsonl");
-    let mut cmd = Command::new(botzone());
-    cmd.arg("match")
-        .arg("tank")
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&part);
-    for b in &bots {
-        cmd.arg("--bot").arg(b);
-    }
-    let mut child = cmd.args(args).stdout(Stdio::null()).spawn().unwrap();
+    let mut child = quiet_match("tank", &bots, &part)
+        .args(args)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     while std::fs::read_to_string(&part).map_or(0, |s| s.lines().count()) < 1 {
         assert!(Instant::now() < deadline, "no game finished");
@@ -392,18 +392,10 @@ fn interrupted_run_resumes_to_the_same_table() {
     assert_eq!(table(&resumed.stdout), table(&reference.stdout));
     assert_eq!(outcomes(&part), outcomes(&full));
     // Without --resume an existing results file is refused.
-    let again = {
-        let mut cmd = Command::new(botzone());
-        cmd.arg("match")
-            .arg("tank")
-            .arg("--quiet")
-            .arg("--out")
-            .arg(&part);
-        for b in &bots {
-            cmd.arg("--bot").arg(b);
-        }
-        cmd.args(args).output().unwrap()
-    };
+    let again = quiet_match("tank", &bots, &part)
+        .args(args)
+        .output()
+        .unwrap();
     assert!(!again.status.success());
 }
 
@@ -449,13 +441,11 @@ fn a_yardstick_pools_seats_and_its_results_name_the_bots() {
 
     // Resuming the run with other bots is refused.
     let other = [bot("enclosure_walker.py"), old.clone(), old.clone(), old];
-    let mut cmd = Command::new(botzone());
-    cmd.args(["match", "enclosure", "--quiet", "--resume", "--out"])
-        .arg(&out);
-    for b in &other {
-        cmd.arg("--bot").arg(b);
-    }
-    let refused = cmd.args(args).output().unwrap();
+    let refused = quiet_match("enclosure", &other, &out)
+        .arg("--resume")
+        .args(args)
+        .output()
+        .unwrap();
     assert!(!refused.status.success());
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("played by other bots"), "{stderr}");

@@ -86,6 +86,17 @@ impl BotStats {
         self.scores.iter().sum::<f64>() / self.scores.len() as f64
     }
 
+    /// "mean ± half-width" as the table prints it ("-" for the width of
+    /// fewer than two scores).
+    fn mean_with_ci(&self) -> String {
+        let ci = self.ci95();
+        if ci.is_nan() {
+            format!("{:.2} ± -", self.mean())
+        } else {
+            format!("{:.2} ± {ci:.2}", self.mean())
+        }
+    }
+
     /// Half-width of the 95% confidence interval of the mean (normal
     /// approximation, sample standard deviation).
     pub fn ci95(&self) -> f64 {
@@ -246,18 +257,12 @@ impl Standings {
             "TLE", "MLE", "RE", "NJ", "OLE"
         );
         for (i, b) in self.bots.iter().enumerate() {
-            let ci = b.ci95();
-            let ci = if ci.is_nan() {
-                "-".to_string()
-            } else {
-                format!("{ci:.2}")
-            };
             let _ = write!(
                 out,
                 "{:<4} {:>6} {:>17}  ",
                 format!("#{}", i + 1),
                 b.scores.len(),
-                format!("{:.2} ± {}", b.mean(), ci)
+                b.mean_with_ci()
             );
             if let Some((win, draw, loss)) = win_draw_loss {
                 // Each score counts as the nearest of the three.
@@ -308,18 +313,12 @@ impl Standings {
             );
             for p in &self.pooled {
                 let bots: Vec<String> = p.bots.iter().map(|b| format!("#{}", b + 1)).collect();
-                let ci = p.stats.ci95();
-                let ci = if ci.is_nan() {
-                    "-".to_string()
-                } else {
-                    format!("{ci:.2}")
-                };
                 let _ = writeln!(
                     out,
                     "{:<12} {:>6} {:>17}  {:>5}  {}",
                     bots.join(","),
                     p.stats.scores.len(),
-                    format!("{:.2} ± {}", p.stats.mean(), ci),
+                    p.stats.mean_with_ci(),
                     p.first,
                     p.name
                 );
