@@ -1,6 +1,8 @@
-//! `pacman_mc`: a Pacman2 bot for Botzone. Flat Monte Carlo over its own
-//! valid actions (round robin): each rollout plays the action, then at most
-//! 20 turns in which every player follows `pacman2::policy::GreedyPolicy`
+//! `pacman_mc`: a Pacman2 bot for Botzone. Monte Carlo with a decoupled
+//! first turn: in each rollout every live player picks its first action by
+//! UCB1 over its own statistics (valued from its side), so that the
+//! opponents answer as well as they can rather than as a policy guesses;
+//! then at most 20 turns in all in which every player follows `pacman2::policy::GreedyPolicy`
 //! (eat fruit, walk to the nearest one, step onto weaker players, shoot
 //! only with someone in the beam's path, keep away from stronger players
 //! and their beams, with random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
@@ -115,10 +117,17 @@ impl PacmanMc {
 /// Turns a rollout plays before it is valued by [`evaluate`].
 const DEPTH: u32 = 20;
 
-/// Flat Monte Carlo over `me`'s valid actions (round robin): each rollout
-/// plays the action, then at most `depth` turns in all of [`GreedyPolicy`]
-/// for everyone, and is valued by [`evaluate`]; `game` is left as it was.
-/// Stops at the deadline or after `BOTZONE_ITERATIONS` rollouts.
+/// The UCB1 exploration constant of the first turn, in [`evaluate`]'s
+/// units (a rank is worth 10, the whole strength share 100).
+const EXPLORATION: f64 = 40.0;
+
+/// Monte Carlo with a decoupled first turn: every live player picks its
+/// first action by UCB1 over its own statistics, valued by [`evaluate`]
+/// from its side, so that the opponents' first moves are their best
+/// answers rather than the policy's; then at most `depth` turns in all of
+/// [`GreedyPolicy`] for everyone. The answer is `me`'s most tried action;
+/// `game` is left as it was. Stops at the deadline or after
+/// `BOTZONE_ITERATIONS` rollouts.
 fn search(
     game: &mut Pacman2,
     me: usize,
@@ -129,6 +138,7 @@ fn search(
     let mut policy = GreedyPolicy::new(game);
     FlatMc::new(Limits::from_env())
         .depth(depth)
+        .decoupled(EXPLORATION)
         .evaluator(evaluate)
         .search(game, me, deadline, rng, &mut policy)
 }

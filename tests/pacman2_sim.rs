@@ -197,6 +197,61 @@ fn flat_mc_returns_a_legal_action_and_restores_the_game() {
     assert_eq!(none.best, Action::Stay);
 }
 
+/// The decoupled first turn: every rollout counted once for the searching
+/// player, the most tried action answered, the game restored, and a
+/// search's allocations (its statistics, made once) independent of how
+/// many rollouts it runs.
+#[test]
+fn decoupled_flat_mc_answers_its_most_tried_action_without_allocating_per_rollout() {
+    use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
+    use botzone::search::flat_mc::FlatMc;
+    for seed in [3, 11, 12] {
+        let mut game = Pacman2::new(&Map::generate(seed));
+        let before = game.clone();
+        let mut policy = GreedyPolicy::new(&game);
+        let mut rng = Rng::new(u64::from(seed));
+        let deadline = Deadline::after(Duration::from_secs(30));
+        let mut run = |game: &mut Pacman2, rollouts: u64| {
+            let limits = Limits {
+                max_rollouts: Some(rollouts),
+                ..Limits::default()
+            };
+            common::count_allocations(|| {
+                FlatMc::new(limits)
+                    .depth(20)
+                    .decoupled(40.0)
+                    .evaluator(evaluate)
+                    .search(game, 1, &deadline, &mut rng, &mut policy)
+            })
+        };
+        let (small, small_allocations) = run(&mut game, 100);
+        let (result, allocations) = run(&mut game, 3000);
+        assert!(game == before, "seed {seed}: the game was not restored");
+        assert_eq!(
+            allocations, small_allocations,
+            "seed {seed}: allocations grew with the rollouts"
+        );
+        assert_eq!(small.rollouts, 100);
+        assert_eq!(result.rollouts, 3000);
+        assert!(result.turns >= 3000 && result.turns <= 3000 * 20);
+        assert!(game.is_valid(1, result.best));
+        let visits: Vec<u64> = result.arms.iter().map(|a| a.visits).collect();
+        assert_eq!(visits.iter().sum::<u64>(), 3000, "seed {seed}");
+        let most = result.arms.iter().map(|a| a.visits).max().unwrap();
+        let best = result
+            .arms
+            .iter()
+            .find(|a| a.action == result.best)
+            .unwrap();
+        assert_eq!(best.visits, most, "seed {seed}: {visits:?}");
+        // UCB1 concentrates: the answer is tried more than in turn.
+        assert!(
+            most * result.arms.len() as u64 > 3000,
+            "seed {seed}: {visits:?}"
+        );
+    }
+}
+
 #[test]
 fn map_errors_name_the_part() {
     let good = Map::generate(3).to_json();

@@ -6,8 +6,10 @@
 //! until the deadline. The action with the best mean value wins.
 //!
 //! [`search`] is the plain search; [`FlatMc`] adds what bots tune: a depth
-//! cap ([`FlatMc::depth`]), a candidate filter ([`FlatMc::candidates`])
-//! and an evaluator ([`FlatMc::evaluator`]).
+//! cap ([`FlatMc::depth`]), a candidate filter ([`FlatMc::candidates`]),
+//! an evaluator ([`FlatMc::evaluator`]) and a decoupled first turn
+//! ([`FlatMc::decoupled`]), in which the other players' first actions are
+//! their own best answers rather than the policy's.
 //!
 //! Storage is allocated once per search; the rollouts themselves allocate
 //! nothing (the game's apply and undo do not, and the policy's action list
@@ -37,6 +39,16 @@
 //!     .evaluator(|g: &Pacman2, me: usize| f64::from(g.player(me).strength))
 //!     .search(&mut game, 0, &deadline, &mut rng, &mut UniformPolicy::default());
 //! assert!(result.best.is_move() && result.turns <= 200 * 10);
+//!
+//! // Every player's first action by its own UCB1 statistics (valued from
+//! // its side by the evaluator); the answer is the most tried action.
+//! let result = FlatMc::new(limits)
+//!     .depth(10)
+//!     .decoupled(2.0)
+//!     .evaluator(|g: &Pacman2, p: usize| f64::from(g.player(p).strength))
+//!     .search(&mut game, 0, &deadline, &mut rng, &mut UniformPolicy::default());
+//! let most = result.arms.iter().map(|a| a.visits).max();
+//! assert_eq!(result.arms.iter().find(|a| a.action == result.best).map(|a| a.visits), most);
 //! ```
 
 use crate::games::Game;
@@ -190,6 +202,7 @@ impl Default for Limits {
 pub struct FlatMc<F = AllLegal, E = GameScore> {
     limits: Limits,
     depth: Option<u32>,
+    decoupled: Option<f64>,
     candidates: F,
     evaluator: E,
 }
@@ -202,6 +215,7 @@ impl FlatMc {
         FlatMc {
             limits,
             depth: None,
+            decoupled: None,
             candidates: AllLegal,
             evaluator: GameScore,
         }
@@ -216,12 +230,29 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
+    /// Decouples the first turn: every active player, not only the
+    /// searching one, picks its first action by UCB1 over its own
+    /// statistics (its legal actions, valued by the evaluator from its
+    /// side), with `exploration` as the constant in the evaluator's units;
+    /// the policy plays the later turns. The other players' first actions
+    /// are then their best answers to the field, not the policy's guesses,
+    /// and the searching player's actions are tried in proportion to their
+    /// promise instead of in turn. The answer is the most tried action
+    /// (the best mean among the most tried). Without it (the default),
+    /// the searching player's candidates are tried round robin against the
+    /// policy's first actions for the others, and the best mean wins.
+    pub fn decoupled(mut self, exploration: f64) -> Self {
+        self.decoupled = Some(exploration.max(0.0));
+        self
+    }
+
     /// Tries only the legal actions `filter` keeps (all of them when it
     /// keeps none).
     pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
         FlatMc {
             limits: self.limits,
             depth: self.depth,
+            decoupled: self.decoupled,
             candidates: filter,
             evaluator: self.evaluator,
         }
@@ -232,6 +263,7 @@ impl<F, E> FlatMc<F, E> {
         FlatMc {
             limits: self.limits,
             depth: self.depth,
+            decoupled: self.decoupled,
             candidates: self.candidates,
             evaluator,
         }
@@ -279,6 +311,20 @@ impl<F, E> FlatMc<F, E> {
             result.arms = arms;
             return result;
         }
+        if let Some(exploration) = self.decoupled {
+            (result.rollouts, result.turns) =
+                self.decoupled_rollouts(game, me, deadline, rng, policy, exploration, &mut arms);
+            let mut best = 0;
+            for (i, a) in arms.iter().enumerate() {
+                let b = &arms[best];
+                if a.visits > b.visits || (a.visits == b.visits && a.mean() > b.mean()) {
+                    best = i;
+                }
+            }
+            result.best = arms[best].action;
+            result.arms = arms;
+            return result;
+        }
         let players = game.player_count();
         let mut joint = vec![G::Action::default(); players];
         let mut scores = vec![0.0; players];
@@ -320,6 +366,95 @@ impl<F, E> FlatMc<F, E> {
         result.best = arms[best].action;
         result.arms = arms;
         result
+    }
+}
+
+impl<F, E> FlatMc<F, E> {
+    /// The rollouts of [`FlatMc::decoupled`]: `arms` are the searching
+    /// player's candidates; every other active player gets arms over its
+    /// legal actions. Returns the rollouts and turns played.
+    #[allow(clippy::too_many_arguments)]
+    fn decoupled_rollouts<G, P>(
+        &mut self,
+        game: &mut G,
+        me: usize,
+        deadline: &Deadline,
+        rng: &mut Rng,
+        policy: &mut P,
+        exploration: f64,
+        arms: &mut [Arm<G::Action>],
+    ) -> (u64, u64)
+    where
+        G: Game,
+        P: Policy<G>,
+        E: Evaluator<G>,
+    {
+        let players = game.player_count();
+        let mut legal = G::Actions::default();
+        // Every player's arms (none for the inactive); `me` keeps its own
+        // candidates, copied back at the end.
+        let mut all: Vec<Vec<Arm<G::Action>>> = (0..players)
+            .map(|p| {
+                if p == me {
+                    arms.to_vec()
+                } else if game.is_active(p) {
+                    game.legal_actions(p, &mut legal);
+                    legal.iter().map(|&a| Arm::new(a)).collect()
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        let mut chosen = vec![0usize; players];
+        let mut joint = vec![G::Action::default(); players];
+        let mut scores = vec![0.0; players];
+        let check_every = u64::from(self.limits.check_every.max(1));
+        let max = self.limits.max_rollouts.unwrap_or(u64::MAX);
+        let max_depth = self.depth.unwrap_or(u32::MAX);
+        let (mut rollouts, mut turns) = (0u64, 0u64);
+        while rollouts < max {
+            if rollouts % check_every == 0 && deadline.passed() {
+                break;
+            }
+            // First turn: every player's UCB1 choice (unvisited arms first,
+            // in order); the inactive play the default action.
+            let log_n = ((rollouts + 1) as f64).ln();
+            for p in 0..players {
+                joint[p] = G::Action::default();
+                let mut best_ucb = f64::NEG_INFINITY;
+                for (i, a) in all[p].iter().enumerate() {
+                    let ucb = if a.visits == 0 {
+                        f64::INFINITY
+                    } else {
+                        let n = a.visits as f64;
+                        a.total / n + exploration * (log_n / n).sqrt()
+                    };
+                    if ucb > best_ucb {
+                        best_ucb = ucb;
+                        chosen[p] = i;
+                        joint[p] = a.action;
+                    }
+                }
+            }
+            game.apply_unchecked(&joint);
+            let mut depth = 1u32;
+            while depth < max_depth && !game.is_over() {
+                policy.fill_joint(game, rng, &mut joint);
+                game.apply_unchecked(&joint);
+                depth += 1;
+            }
+            for (p, player_arms) in all.iter_mut().enumerate() {
+                if let Some(arm) = player_arms.get_mut(chosen[p]) {
+                    arm.visits += 1;
+                    arm.total += self.evaluator.value(game, p, &mut scores);
+                }
+            }
+            game.undo_turns(depth);
+            turns += u64::from(depth);
+            rollouts += 1;
+        }
+        arms.copy_from_slice(&all[me]);
+        (rollouts, turns)
     }
 }
 
