@@ -22,6 +22,9 @@
 //! let policy = GreedyPolicy::new(&game);
 //! let mut rng = Rng::new(1);
 //! for _ in 0..20 {
+//!     if game.is_over() {
+//!         break;
+//!     }
 //!     let joint = policy.joint(&game, &mut rng);
 //!     for p in 0..4 {
 //!         assert!(!game.is_alive(p) || game.is_valid(p, joint[p]));
