@@ -978,7 +978,7 @@ mod tests {
         let mut watch = Watch::default();
         observe(&mut watch, &st);
         // Player 3 draws the 2x1 rectangle (0,10)-(2,9) and closes it.
-        let mut mv = |st: &mut State, d, pen| turn(st, [None, None, None, Some((d, pen))]);
+        let mv = |st: &mut State, d, pen| turn(st, [None, None, None, Some((d, pen))]);
         mv(&mut st, Dir::Right, Pen::Down);
         observe(&mut watch, &st);
         assert!(!watch.trusted(&st, 3), "no loop closed yet");
