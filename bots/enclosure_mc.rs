@@ -12,11 +12,7 @@
 //! worth before the last 25 turns (it waits, stepping away from the
 //! nearest opponent, for room to draw a big one); with the pen down it
 //! follows its loop while that still holds after the next move, and closes
-//! by the shortest way otherwise. Opponents that have closed a loop and
-//! drawn only plan-like trails (at most four corners, no hunting seen) are
-//! taken, while their pen is down, to close their own loop before they
-//! come for ours (`plan::Watch`), which leaves room for bigger loops near
-//! them. It rebuilds trails and land from the
+//! by the shortest way otherwise. It rebuilds trails and land from the
 //! STATUS lines and says on stderr when the judge's STATUS differs from its
 //! prediction. Nothing but protocol lines goes to stdout; every line is
 //! flushed. It is deterministic and answers in milliseconds, so

@@ -196,10 +196,6 @@ pub struct Params {
     /// Cut a pen-down opponent's trail (pen up) when it is at most this
     /// many moves away and reachable before the opponent can close.
     pub cut_reach: u8,
-    /// Take pen-down opponents that draw loops by a plan to close their
-    /// own loop before they come for ours ([`Watch::trusted`],
-    /// [`Planner::trust`]).
-    pub trust_planners: bool,
 }
 
 impl Params {
@@ -213,7 +209,6 @@ impl Params {
         min_gain: 25,
         idle_moves: true,
         cut_reach: 8,
-        trust_planners: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -226,7 +221,6 @@ impl Params {
         min_gain: 1,
         idle_moves: false,
         cut_reach: 0,
-        trust_planners: false,
     };
 }
 
@@ -256,133 +250,8 @@ pub struct Planner<'a> {
     st: &'a State,
     me: usize,
     dist: [DistMap; PLAYERS],
-    /// The distances [`Planner::threat`] uses (see [`Planner::trust`]).
-    threat_dist: [DistMap; PLAYERS],
     parent: [[u8; VERTICES]; PLAYERS],
     params: Params,
-}
-
-/// What a [`Pilot`] has seen of the other players over the game, to tell
-/// the ones that draw loops by a plan from those that hunt trails or walk
-/// at random ([`Watch::trusted`]).
-///
-/// Per player it counts the loops closed, whether any trail it drew had
-/// more than four corners (no rectangle or closing walk does), and its
-/// chances to cut: turns it had the pen up with a pen-down player's trail
-/// vertex at most eight moves away that it could reach before that player
-/// could close, and how many of those turns it then stepped nearer.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Watch {
-    chances: [u16; PLAYERS],
-    approaches: [u16; PLAYERS],
-    closed: [u16; PLAYERS],
-    erratic: [bool; PLAYERS],
-    /// Last turn: the trail vertices each player could have cut.
-    targets: [u128; PLAYERS],
-    /// Last turn: each player's distance to the nearest of them.
-    near: [u8; PLAYERS],
-    /// Last turn: which players had the pen down.
-    down: [bool; PLAYERS],
-    /// The turn of the last observation.
-    turn: Option<u32>,
-}
-
-/// The most corners a trail of a loop drawn by plan is expected to have.
-const PLANNED_CORNERS: usize = 4;
-
-/// Direction changes along a walk.
-fn corners(path: &[u8]) -> usize {
-    path.windows(3)
-        .filter(|w| dir_between(w[0], w[1]) != dir_between(w[1], w[2]))
-        .count()
-}
-
-impl Watch {
-    /// Loops player `p` has closed.
-    pub fn closed(&self, p: usize) -> u16 {
-        self.closed[p]
-    }
-
-    /// Whether player `p` has drawn a trail with more than four corners.
-    pub fn erratic(&self, p: usize) -> bool {
-        self.erratic[p]
-    }
-
-    /// Whether player `p` stepped nearer a trail it could cut on at least
-    /// 70% of at least two chances.
-    pub fn hunter(&self, p: usize) -> bool {
-        let (c, a) = (self.chances[p], self.approaches[p]);
-        c >= 2 && u32::from(a) * 10 >= u32::from(c) * 7
-    }
-
-    /// Whether pen-down player `p` in `st` is expected to close its own
-    /// loop rather than leave it to cut another: it has closed a loop
-    /// before, never drawn an erratic trail, is no hunter, and its trail
-    /// has at most four corners.
-    pub fn trusted(&self, st: &State, p: usize) -> bool {
-        self.closed[p] >= 1
-            && !self.erratic[p]
-            && !self.hunter(p)
-            && corners(st.trail(p)) <= PLANNED_CORNERS
-    }
-
-    /// Records position `st` (`dist`: its players' pen-up distance maps).
-    /// Observations must come one turn apart to count chances and closed
-    /// loops; a gap (a turn not observed) only starts afresh.
-    pub fn observe(&mut self, st: &State, dist: &[DistMap; PLAYERS]) {
-        let turn = st.turn();
-        let next = self.turn.map(|t| t + 1) == Some(turn);
-        self.turn = Some(turn);
-        for p in 0..PLAYERS {
-            let pl = st.player(p);
-            let down = pl.is_alive() && pl.state() == PenState::Down;
-            if next && self.down[p] && !down && pl.is_alive() {
-                self.closed[p] = self.closed[p].saturating_add(1);
-            }
-            if down && corners(st.trail(p)) > PLANNED_CORNERS {
-                self.erratic[p] = true;
-            }
-            self.down[p] = down;
-            let t = self.targets[p];
-            if next && t != 0 && pl.is_alive() {
-                let now = (0..VERTICES)
-                    .filter(|&v| t & (1u128 << v) != 0)
-                    .map(|v| dist[p][v])
-                    .min()
-                    .unwrap_or(FAR);
-                self.chances[p] = self.chances[p].saturating_add(1);
-                if now < self.near[p] {
-                    self.approaches[p] = self.approaches[p].saturating_add(1);
-                }
-            }
-        }
-        let mut close = [FAR; PLAYERS];
-        for (q, c) in close.iter_mut().enumerate() {
-            let ql = st.player(q);
-            if ql.is_alive() && ql.state() == PenState::Down {
-                *c = closing_path(st, q)
-                    .map_or(FAR, |c| (c.len() - 1) as u8)
-                    .saturating_add(ql.stuck());
-            }
-        }
-        for p in 0..PLAYERS {
-            self.targets[p] = 0;
-            self.near[p] = FAR;
-            let pl = st.player(p);
-            if !pl.is_alive() || pl.state() == PenState::Down || pl.stuck() > 0 {
-                continue;
-            }
-            for q in (0..PLAYERS).filter(|&q| q != p && close[q] != FAR) {
-                for &v in st.trail(q) {
-                    let d = dist[p][usize::from(v)];
-                    if d > 0 && d <= 8 && d < close[q] {
-                        self.targets[p] |= 1u128 << v;
-                        self.near[p] = self.near[p].min(d);
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// The boundary of rectangle `(x0, y0)-(x1, y1)` clockwise from its top-left
@@ -456,60 +325,9 @@ impl<'a> Planner<'a> {
         Planner {
             st,
             me,
-            threat_dist: dist,
             dist,
             parent,
             params,
-        }
-    }
-
-    /// Takes the pen-down opponents that `watch` trusts
-    /// ([`Watch::trusted`]) to close their own loop first: in
-    /// [`Planner::threat`] such an opponent reaches the vertices of its
-    /// shortest way to close as it walks it, and any other vertex only
-    /// after closing, walking from its trail.
-    pub fn trust(&mut self, watch: &Watch) {
-        for p in 0..PLAYERS {
-            let pl = self.st.player(p);
-            if p == self.me || pl.state() != PenState::Down || !watch.trusted(self.st, p) {
-                continue;
-            }
-            let Some(c) = closing_path(self.st, p) else {
-                continue;
-            };
-            let stuck = usize::from(pl.stuck());
-            let start = (c.len() - 1 + stuck).min(usize::from(FAR) - 1) as u8;
-            let out = &mut self.threat_dist[p];
-            out.fill(FAR);
-            let mut queue = [0u8; VERTICES];
-            let (mut head, mut tail) = (0, 0);
-            for &v in self.st.trail(p).iter().chain(c.vertices()) {
-                if out[usize::from(v)] == FAR {
-                    out[usize::from(v)] = start;
-                    queue[tail] = v;
-                    tail += 1;
-                }
-            }
-            while head < tail {
-                let v = queue[head];
-                head += 1;
-                let d = out[usize::from(v)];
-                for (_, n) in neighbours(v) {
-                    if out[usize::from(n)] != FAR {
-                        continue;
-                    }
-                    if matches!(self.st.interior_owner(v, n), Some(o) if o != p) {
-                        continue;
-                    }
-                    out[usize::from(n)] = d.saturating_add(1).min(FAR - 1);
-                    queue[tail] = n;
-                    tail += 1;
-                }
-            }
-            for (k, &v) in c.vertices().iter().enumerate() {
-                let k = (k + stuck).min(usize::from(FAR) - 1) as u8;
-                out[usize::from(v)] = out[usize::from(v)].min(k);
-            }
         }
     }
 
@@ -527,7 +345,7 @@ impl<'a> Planner<'a> {
                 continue;
             }
             for &v in path {
-                m = m.min(self.threat_dist[p][usize::from(v)]);
+                m = m.min(self.dist[p][usize::from(v)]);
             }
         }
         m
@@ -759,7 +577,6 @@ pub fn command_to(here: u8, next: u8, pen: Pen) -> Command {
 pub struct Pilot {
     params: Params,
     plan: Path,
-    watch: Watch,
 }
 
 /// What a [`Pilot`] decided, for the log.
@@ -785,7 +602,6 @@ impl Pilot {
         Pilot {
             params,
             plan: Path::default(),
-            watch: Watch::default(),
         }
     }
 
@@ -801,11 +617,7 @@ impl Pilot {
         if st.is_over() || !pl.is_alive() || pl.stuck() > 0 {
             return (Command::STAY, Intent::Idle);
         }
-        let mut planner = Planner::new(st, me, self.params);
-        self.watch.observe(st, &planner.dist);
-        if self.params.trust_planners {
-            planner.trust(&self.watch);
-        }
+        let planner = Planner::new(st, me, self.params);
         let here = pl.vertex();
         let (c, intent) = match pl.state() {
             PenState::Down => self.pen_down(st, me, &planner),
@@ -945,133 +757,5 @@ impl Pilot {
             .copied()
             .find(|c| c.pen != Pen::Skill)
             .unwrap_or(Command::STAY)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::enclosure::vertex;
-
-    /// Plays one turn: `moves[p]` for each player (`None`: stay).
-    fn turn(st: &mut State, moves: [Option<(Dir, Pen)>; PLAYERS]) {
-        let joint = moves.map(|m| m.map_or(Command::STAY, |(d, pen)| Command::new(d, pen)));
-        st.apply_unchecked(&joint);
-    }
-
-    fn observe(watch: &mut Watch, st: &State) {
-        let planner = Planner::new(st, 0, Params::STRONG);
-        watch.observe(st, &planner.dist);
-    }
-
-    #[test]
-    fn corners_counts_the_turns_of_a_walk() {
-        let v = |x, y| vertex(x, y);
-        assert_eq!(corners(&[v(0, 0), v(1, 0), v(2, 0)]), 0);
-        assert_eq!(corners(&[v(0, 0), v(1, 0), v(1, 1), v(0, 1)]), 2);
-        assert_eq!(corners(&[v(0, 0)]), 0);
-    }
-
-    #[test]
-    fn a_player_that_closes_a_rectangle_is_trusted_with_its_next_loop() {
-        let mut st = State::new([(0, 0), (10, 0), (10, 10), (0, 10)]);
-        let mut watch = Watch::default();
-        observe(&mut watch, &st);
-        // Player 3 draws the 2x1 rectangle (0,10)-(2,9) and closes it.
-        let mv = |st: &mut State, d, pen| turn(st, [None, None, None, Some((d, pen))]);
-        mv(&mut st, Dir::Right, Pen::Down);
-        observe(&mut watch, &st);
-        assert!(!watch.trusted(&st, 3), "no loop closed yet");
-        for d in [Dir::Right, Dir::Up, Dir::Left, Dir::Left] {
-            mv(&mut st, d, Pen::Keep);
-            observe(&mut watch, &st);
-        }
-        mv(&mut st, Dir::Down, Pen::Keep);
-        observe(&mut watch, &st);
-        assert_eq!(st.player(3).state(), PenState::Up);
-        assert_eq!(watch.closed(3), 1);
-        assert!(!watch.erratic(3));
-        // Its next loop, pen down, is trusted.
-        mv(&mut st, Dir::Right, Pen::Down);
-        observe(&mut watch, &st);
-        assert!(watch.trusted(&st, 3));
-        assert!(!watch.trusted(&st, 1), "pen up: nothing to trust");
-    }
-
-    #[test]
-    fn a_trail_with_many_corners_marks_its_player_for_good() {
-        let mut st = State::new([(0, 0), (10, 0), (10, 10), (5, 5)]);
-        let mut watch = Watch::default();
-        observe(&mut watch, &st);
-        let zigzag = [
-            (Dir::Right, Pen::Down),
-            (Dir::Up, Pen::Keep),
-            (Dir::Right, Pen::Keep),
-            (Dir::Up, Pen::Keep),
-            (Dir::Right, Pen::Keep),
-            (Dir::Up, Pen::Keep),
-        ];
-        for m in zigzag {
-            turn(&mut st, [None, None, None, Some(m)]);
-            observe(&mut watch, &st);
-        }
-        assert!(st.player(3).is_alive());
-        assert!(watch.erratic(3));
-        assert!(!watch.trusted(&st, 3));
-    }
-
-    #[test]
-    fn a_player_that_keeps_stepping_towards_trails_is_a_hunter() {
-        // Player 0 draws along the top edge; player 1, pen up, walks at
-        // its trail (any trail closes in three moves, so only a trail two
-        // moves away can be cut in time) and cuts it.
-        let mut st = State::new([(0, 0), (2, 2), (10, 10), (0, 10)]);
-        let mut watch = Watch::default();
-        observe(&mut watch, &st);
-        for t in 0..4 {
-            let pen = if t == 0 { Pen::Down } else { Pen::Keep };
-            let hunt = (t >= 2).then_some((Dir::Up, Pen::Keep));
-            turn(&mut st, [Some((Dir::Right, pen)), hunt, None, None]);
-            observe(&mut watch, &st);
-        }
-        assert!(!st.player(0).is_alive(), "cut");
-        assert!(watch.hunter(1));
-        assert!(!watch.hunter(2), "a player that stays is no hunter");
-    }
-
-    #[test]
-    fn a_trusted_opponent_threatens_only_along_its_way_home_and_after_it() {
-        let mut st = State::new([(0, 0), (10, 0), (10, 10), (0, 10)]);
-        let mut watch = Watch::default();
-        observe(&mut watch, &st);
-        // Player 2 closes a 1x1 loop, then starts another going up.
-        for (d, pen) in [
-            (Dir::Left, Pen::Down),
-            (Dir::Up, Pen::Keep),
-            (Dir::Right, Pen::Keep),
-            (Dir::Down, Pen::Keep),
-            (Dir::Up, Pen::Down),
-            (Dir::Up, Pen::Keep),
-        ] {
-            turn(&mut st, [None, None, Some((d, pen)), None]);
-            observe(&mut watch, &st);
-        }
-        assert_eq!(watch.closed(2), 1);
-        assert!(watch.trusted(&st, 2));
-        let plain = Planner::new(&st, 0, Params::STRONG);
-        let mut trusting = Planner::new(&st, 0, Params::STRONG);
-        trusting.trust(&watch);
-        // (10, 8), two moves up the trail: one step away, but the player
-        // closes first (its way home is two moves long) and then walks on.
-        let far = [vertex(5, 8)];
-        assert_eq!(plain.threat(&far), 5);
-        let close = closing_path(&st, 2).expect("a way to close").len() - 1;
-        assert!(trusting.threat(&far) > plain.threat(&far));
-        assert!(usize::from(trusting.threat(&far)) >= close);
-        // Vertices of its way home are reached as it walks them.
-        let home = closing_path(&st, 2).expect("a way to close");
-        for (k, &v) in home.vertices().iter().enumerate() {
-            assert!(usize::from(trusting.threat(&[v])) <= k.max(usize::from(plain.threat(&[v]))));
-        }
     }
 }
