@@ -174,11 +174,11 @@ pub struct Params {
     /// rushes the trail; `0.5` assumes opponents go on with their business
     /// and relies on [`Params::bail_slack`] to give up in time.
     pub safety: f64,
-    /// Counts the walk to the rectangle against opponents' distances (as
-    /// if every opponent came that many moves nearer while the bot walks
-    /// there). `0.0` counts nothing: the walk is made with the pen up, at
-    /// no risk, and the plan is made again every turn of it, from where
-    /// the opponents then stand.
+    /// Counts the walk to the rectangle against opponents' distances: as
+    /// if every opponent came `walk_weight` moves nearer per move of the
+    /// walk. `0.0` counts nothing: the walk is made with the pen up, at no
+    /// risk, and the plan is made again every turn of it, from where the
+    /// opponents then stand.
     pub walk_weight: f64,
     /// Pen down, the plan goes on while every live opponent is at least
     /// `remaining - bail_slack` moves from every vertex of the loop;
