@@ -1,8 +1,10 @@
-//! `pacman_mc`: a Pacman2 bot for Botzone. Monte Carlo with a decoupled
-//! first turn: in each rollout every live player picks its first action by
+//! `pacman_mc`: a Pacman2 bot for Botzone. Monte Carlo with decoupled
+//! first turns: in each rollout every live player picks its first action by
 //! UCB1 over its own statistics (valued from its side), so that the
-//! opponents answer as well as they can rather than as a policy guesses;
-//! then at most 20 turns in all in which every player follows `pacman2::policy::GreedyPolicy`
+//! opponents answer as well as they can rather than as a policy guesses,
+//! and its second action the same way, from statistics kept per first
+//! action of its own (open loop, `FlatMc::open_loop`); then at most 20
+//! turns in all in which every player follows `pacman2::policy::GreedyPolicy`
 //! (eat fruit, walk to the nearest one, step onto weaker players, shoot
 //! only with someone in the beam's path, keep away from stronger players
 //! and their beams, with random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
@@ -117,15 +119,19 @@ impl PacmanMc {
 /// Turns a rollout plays before it is valued by [`evaluate`].
 const DEPTH: u32 = 20;
 
-/// The UCB1 exploration constant of the first turn, in [`evaluate`]'s
-/// units (a rank is worth 10, the whole strength share 100).
+/// The UCB1 exploration constant of the decoupled turns, in
+/// [`evaluate`]'s units (a rank is worth 10, the whole strength share 100).
 const EXPLORATION: f64 = 40.0;
 
-/// Monte Carlo with a decoupled first turn: every live player picks its
-/// first action by UCB1 over its own statistics, valued by [`evaluate`]
-/// from its side, so that the opponents' first moves are their best
-/// answers rather than the policy's; then at most `depth` turns in all of
-/// [`GreedyPolicy`] for everyone. The answer is `me`'s most tried action;
+/// Turns of every rollout in which each player chooses by its own UCB1
+/// statistics (open loop), before the policy takes over.
+const DECOUPLED_TURNS: u32 = 2;
+
+/// Monte Carlo with decoupled first turns: every live player picks its
+/// first [`DECOUPLED_TURNS`] actions by UCB1 over its own statistics,
+/// valued by [`evaluate`] from its side, so that the opponents' first
+/// moves are their best answers rather than the policy's; then at most
+/// `depth` turns in all of [`GreedyPolicy`] for everyone. The answer is `me`'s most tried action;
 /// `game` is left as it was. Stops at the deadline or after
 /// `BOTZONE_ITERATIONS` rollouts.
 fn search(
@@ -139,6 +145,7 @@ fn search(
     FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
+        .open_loop(DECOUPLED_TURNS)
         .evaluator(evaluate)
         .search(game, me, deadline, rng, &mut policy)
 }

@@ -197,15 +197,16 @@ fn flat_mc_returns_a_legal_action_and_restores_the_game() {
     assert_eq!(none.best, Action::Stay);
 }
 
-/// The decoupled first turn: every rollout counted once for the searching
-/// player, the most tried action answered, the game restored, and a
-/// search's allocations (its statistics, made once) independent of how
-/// many rollouts it runs.
+/// The decoupled first turn (alone, and followed by two open-loop turns):
+/// every rollout counted once for the searching player, the most tried
+/// action answered, the game restored, and a search's allocations (its
+/// statistics and trees, made once) independent of how many rollouts it
+/// runs.
 #[test]
 fn decoupled_flat_mc_answers_its_most_tried_action_without_allocating_per_rollout() {
     use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
     use botzone::search::flat_mc::FlatMc;
-    for seed in [3, 11, 12] {
+    for (seed, open_loop) in [(3, 1), (11, 1), (12, 1), (3, 3), (11, 3), (12, 2)] {
         let mut game = Pacman2::new(&Map::generate(seed));
         let before = game.clone();
         let mut policy = GreedyPolicy::new(&game);
@@ -220,6 +221,7 @@ fn decoupled_flat_mc_answers_its_most_tried_action_without_allocating_per_rollou
                 FlatMc::new(limits)
                     .depth(20)
                     .decoupled(40.0)
+                    .open_loop(open_loop)
                     .evaluator(evaluate)
                     .search(game, 1, &deadline, &mut rng, &mut policy)
             })
@@ -249,6 +251,29 @@ fn decoupled_flat_mc_answers_its_most_tried_action_without_allocating_per_rollou
             most * result.arms.len() as u64 > 3000,
             "seed {seed}: {visits:?}"
         );
+        if open_loop > 1 {
+            // The later decoupled turns change the rollouts: the same
+            // random stream gives other statistics with the first turn
+            // decoupled alone.
+            let mut again = |open_loop: u32| {
+                FlatMc::new(Limits {
+                    max_rollouts: Some(3000),
+                    ..Limits::default()
+                })
+                .depth(20)
+                .decoupled(40.0)
+                .open_loop(open_loop)
+                .evaluator(evaluate)
+                .search(&mut game, 1, &deadline, &mut Rng::new(5), &mut policy)
+                .arms
+            };
+            let (first_only, more) = (again(1), again(open_loop));
+            assert_eq!(again(open_loop), more, "seed {seed}: not reproducible");
+            assert_ne!(
+                first_only, more,
+                "seed {seed}: open_loop({open_loop}) did nothing"
+            );
+        }
     }
 }
 

@@ -9,7 +9,8 @@
 //! cap ([`FlatMc::depth`]), a candidate filter ([`FlatMc::candidates`]),
 //! an evaluator ([`FlatMc::evaluator`]) and a decoupled first turn
 //! ([`FlatMc::decoupled`]), in which the other players' first actions are
-//! their own best answers rather than the policy's.
+//! their own best answers rather than the policy's, optionally followed by
+//! more such turns ([`FlatMc::open_loop`]).
 //!
 //! Storage is allocated once per search; the rollouts themselves allocate
 //! nothing (the game's apply and undo do not, and the policy's action list
@@ -49,6 +50,16 @@
 //!     .search(&mut game, 0, &deadline, &mut rng, &mut UniformPolicy::default());
 //! let most = result.arms.iter().map(|a| a.visits).max();
 //! assert_eq!(result.arms.iter().find(|a| a.action == result.best).map(|a| a.visits), most);
+//!
+//! // The same for the first three turns of every rollout (each player's
+//! // later choices by statistics kept per its own earlier actions).
+//! let result = FlatMc::new(limits)
+//!     .depth(10)
+//!     .decoupled(2.0)
+//!     .open_loop(3)
+//!     .evaluator(|g: &Pacman2, p: usize| f64::from(g.player(p).strength))
+//!     .search(&mut game, 0, &deadline, &mut rng, &mut UniformPolicy::default());
+//! assert_eq!(result.arms.iter().map(|a| a.visits).sum::<u64>(), 200);
 //! ```
 
 use crate::games::Game;
@@ -203,6 +214,7 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     limits: Limits,
     depth: Option<u32>,
     decoupled: Option<f64>,
+    open_loop: u32,
     candidates: F,
     evaluator: E,
 }
@@ -216,6 +228,7 @@ impl FlatMc {
             limits,
             depth: None,
             decoupled: None,
+            open_loop: 1,
             candidates: AllLegal,
             evaluator: GameScore,
         }
@@ -246,6 +259,20 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
+    /// With [`FlatMc::decoupled`], plays the first `turns` turns of every
+    /// rollout decoupled, not only the first (1, the default, is the first
+    /// turn alone). Each player keeps its own tree of statistics over its
+    /// own actions (open loop: a node stands for the player's earlier
+    /// actions in the rollout, whatever the others did), grown by one node
+    /// when an arm has been tried 30 times, up to a fixed size allocated
+    /// once per search; a turn chooses by UCB1 among the arms legal in the
+    /// position reached, and the policy plays for a player past the end of
+    /// its tree.
+    pub fn open_loop(mut self, turns: u32) -> Self {
+        self.open_loop = turns.max(1);
+        self
+    }
+
     /// Tries only the legal actions `filter` keeps (all of them when it
     /// keeps none).
     pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
@@ -253,6 +280,7 @@ impl<F, E> FlatMc<F, E> {
             limits: self.limits,
             depth: self.depth,
             decoupled: self.decoupled,
+            open_loop: self.open_loop,
             candidates: filter,
             evaluator: self.evaluator,
         }
@@ -264,6 +292,7 @@ impl<F, E> FlatMc<F, E> {
             limits: self.limits,
             depth: self.depth,
             decoupled: self.decoupled,
+            open_loop: self.open_loop,
             candidates: self.candidates,
             evaluator,
         }
@@ -372,7 +401,9 @@ impl<F, E> FlatMc<F, E> {
 impl<F, E> FlatMc<F, E> {
     /// The rollouts of [`FlatMc::decoupled`]: `arms` are the searching
     /// player's candidates; every other active player gets arms over its
-    /// legal actions. Returns the rollouts and turns played.
+    /// legal actions. With [`FlatMc::open_loop`], the first turns after
+    /// the first are chosen the same way, from statistics each player keeps
+    /// for its own earlier actions in the rollout (a tree per player). Returns the rollouts and turns played.
     #[allow(clippy::too_many_arguments)]
     fn decoupled_rollouts<G, P>(
         &mut self,
@@ -390,22 +421,27 @@ impl<F, E> FlatMc<F, E> {
         E: Evaluator<G>,
     {
         let players = game.player_count();
+        let plies = self.open_loop.max(1) as usize;
         let mut legal = G::Actions::default();
-        // Every player's arms (none for the inactive); `me` keeps its own
-        // candidates, copied back at the end.
-        let mut all: Vec<Vec<Arm<G::Action>>> = (0..players)
+        // Every player's tree: node 0 is the first turn; `me` keeps its
+        // own candidates there, copied back at the end.
+        let mut trees: Vec<OpenLoopTree<G::Action>> = (0..players)
             .map(|p| {
+                let mut tree =
+                    OpenLoopTree::with_capacity(if plies > 1 { OPEN_LOOP_ARMS } else { 0 });
                 if p == me {
-                    arms.to_vec()
+                    tree.push_node(arms.iter().map(|a| a.action));
                 } else if game.is_active(p) {
                     game.legal_actions(p, &mut legal);
-                    legal.iter().map(|&a| Arm::new(a)).collect()
+                    tree.push_node(legal.iter().copied());
                 } else {
-                    Vec::new()
+                    tree.push_node(std::iter::empty());
                 }
+                tree
             })
             .collect();
-        let mut chosen = vec![0usize; players];
+        // `path[p * plies + t]`: the arm player `p` chose at turn `t`.
+        let mut path = vec![NONE; players * plies];
         let mut joint = vec![G::Action::default(); players];
         let mut scores = vec![0.0; players];
         let check_every = u64::from(self.limits.check_every.max(1));
@@ -416,45 +452,172 @@ impl<F, E> FlatMc<F, E> {
             if rollouts % check_every == 0 && deadline.passed() {
                 break;
             }
-            // First turn: every player's UCB1 choice (unvisited arms first,
-            // in order); the inactive play the default action.
-            let log_n = ((rollouts + 1) as f64).ln();
-            for p in 0..players {
+            path.fill(NONE);
+            // The first turn: every player's UCB1 choice at its root
+            // (unvisited arms first, in order); the inactive play the
+            // default action.
+            for (p, tree) in trees.iter().enumerate() {
                 joint[p] = G::Action::default();
-                let mut best_ucb = f64::NEG_INFINITY;
-                for (i, a) in all[p].iter().enumerate() {
-                    let ucb = if a.visits == 0 {
-                        f64::INFINITY
-                    } else {
-                        let n = a.visits as f64;
-                        a.total / n + exploration * (log_n / n).sqrt()
-                    };
-                    if ucb > best_ucb {
-                        best_ucb = ucb;
-                        chosen[p] = i;
-                        joint[p] = a.action;
-                    }
+                if let Some(arm) = tree.select(0, exploration, |_| true) {
+                    path[p * plies] = arm;
+                    joint[p] = tree.arms[arm as usize].arm.action;
                 }
             }
             game.apply_unchecked(&joint);
             let mut depth = 1u32;
+            // The open-loop turns: a player whose last choice has a node
+            // chooses there among the arms legal now; the others follow the
+            // policy.
+            while (depth as usize) < plies && depth < max_depth && !game.is_over() {
+                policy.fill_joint(game, rng, &mut joint);
+                let t = depth as usize;
+                for (p, tree) in trees.iter_mut().enumerate() {
+                    let last = path[p * plies + t - 1];
+                    if last == NONE || !game.is_active(p) {
+                        continue;
+                    }
+                    let node = match tree.arms[last as usize].child {
+                        NONE if tree.arms[last as usize].arm.visits >= OPEN_LOOP_EXPAND => {
+                            game.legal_actions(p, &mut legal);
+                            match tree.try_push_node(legal.iter().copied()) {
+                                Some(node) => {
+                                    tree.arms[last as usize].child = node;
+                                    node
+                                }
+                                None => continue,
+                            }
+                        }
+                        NONE => continue,
+                        node => node,
+                    };
+                    game.legal_actions(p, &mut legal);
+                    if let Some(arm) = tree.select(node, exploration, |a| legal.contains(&a)) {
+                        path[p * plies + t] = arm;
+                        joint[p] = tree.arms[arm as usize].arm.action;
+                    }
+                }
+                game.apply_unchecked(&joint);
+                depth += 1;
+            }
             while depth < max_depth && !game.is_over() {
                 policy.fill_joint(game, rng, &mut joint);
                 game.apply_unchecked(&joint);
                 depth += 1;
             }
-            for (p, player_arms) in all.iter_mut().enumerate() {
-                if let Some(arm) = player_arms.get_mut(chosen[p]) {
-                    arm.visits += 1;
-                    arm.total += self.evaluator.value(game, p, &mut scores);
+            for (p, tree) in trees.iter_mut().enumerate() {
+                if path[p * plies] == NONE {
+                    continue;
+                }
+                let value = self.evaluator.value(game, p, &mut scores);
+                for &arm in path[p * plies..(p + 1) * plies]
+                    .iter()
+                    .take_while(|&&a| a != NONE)
+                {
+                    tree.credit(arm, value);
                 }
             }
             game.undo_turns(depth);
             turns += u64::from(depth);
             rollouts += 1;
         }
-        arms.copy_from_slice(&all[me]);
+        for (arm, tree_arm) in arms.iter_mut().zip(&trees[me].arms) {
+            *arm = tree_arm.arm;
+        }
         (rollouts, turns)
+    }
+}
+
+/// No node, or no arm.
+const NONE: u32 = u32::MAX;
+
+/// Most arms a player's open-loop tree holds (it stops growing when full).
+const OPEN_LOOP_ARMS: usize = 1 << 12;
+
+/// An arm of an open-loop tree gets a node for the turn after it once it
+/// has been tried this many times: below that, its few rollouts would
+/// spread over the next turn's arms and try each about once, a worse guess
+/// than the policy's.
+const OPEN_LOOP_EXPAND: u64 = 30;
+
+/// One arm of a player's open-loop tree: the statistics of an action at
+/// the end of the player's own earlier actions, and the node of the turn
+/// after it.
+#[derive(Clone, Copy)]
+struct TreeArm<A> {
+    arm: Arm<A>,
+    child: u32,
+}
+
+/// A player's open-loop tree: nodes are runs of arms (`nodes[n]` is the
+/// range of node `n`'s arms and its visits).
+struct OpenLoopTree<A> {
+    arms: Vec<TreeArm<A>>,
+    nodes: Vec<(u32, u32, u64)>,
+}
+
+impl<A: Copy> OpenLoopTree<A> {
+    fn with_capacity(arms: usize) -> Self {
+        OpenLoopTree {
+            arms: Vec::with_capacity(arms),
+            nodes: Vec::with_capacity(arms),
+        }
+    }
+
+    /// Adds a node with one arm per action (the root: no capacity check).
+    fn push_node(&mut self, actions: impl Iterator<Item = A>) -> u32 {
+        let first = self.arms.len() as u32;
+        self.arms.extend(actions.map(|action| TreeArm {
+            arm: Arm::new(action),
+            child: NONE,
+        }));
+        self.nodes.push((first, self.arms.len() as u32, 0));
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Adds a node when there is room for it (nothing is allocated).
+    fn try_push_node(&mut self, actions: impl ExactSizeIterator<Item = A>) -> Option<u32> {
+        let room = self.arms.len() + actions.len() <= self.arms.capacity()
+            && self.nodes.len() < self.nodes.capacity();
+        room.then(|| self.push_node(actions))
+    }
+
+    /// UCB1 among the arms of `node` that `allowed` keeps (unvisited arms
+    /// first, in order).
+    fn select(&self, node: u32, exploration: f64, allowed: impl Fn(A) -> bool) -> Option<u32> {
+        let (first, end, visits) = self.nodes[node as usize];
+        let log_n = ((visits + 1) as f64).ln();
+        let mut best = None;
+        let mut best_ucb = f64::NEG_INFINITY;
+        for i in first..end {
+            let a = &self.arms[i as usize].arm;
+            if !allowed(a.action) {
+                continue;
+            }
+            let ucb = if a.visits == 0 {
+                f64::INFINITY
+            } else {
+                let n = a.visits as f64;
+                a.total / n + exploration * (log_n / n).sqrt()
+            };
+            if ucb > best_ucb {
+                best_ucb = ucb;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// Counts one visit of `arm` (and its node) with `value`.
+    fn credit(&mut self, arm: u32, value: f64) {
+        let a = &mut self.arms[arm as usize].arm;
+        a.visits += 1;
+        a.total += value;
+        // Nodes are runs of arms in order: find the one holding `arm`.
+        let node = self
+            .nodes
+            .partition_point(|&(first, _, _)| first <= arm)
+            .saturating_sub(1);
+        self.nodes[node].2 += 1;
     }
 }
 
