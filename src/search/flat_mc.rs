@@ -267,7 +267,9 @@ impl<F, E> FlatMc<F, E> {
     /// when an arm has been tried 30 times, up to a fixed size allocated
     /// once per search; a turn chooses by UCB1 among the arms legal in the
     /// position reached, and the policy plays for a player past the end of
-    /// its tree.
+    /// its tree. The candidate filter ([`FlatMc::candidates`]) applies to
+    /// the searching player's first turn only. Without `decoupled` this
+    /// setting does nothing.
     pub fn open_loop(mut self, turns: u32) -> Self {
         self.open_loop = turns.max(1);
         self
