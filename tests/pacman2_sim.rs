@@ -197,7 +197,7 @@ fn flat_mc_returns_a_legal_action_and_restores_the_game() {
     assert_eq!(none.best, Action::Stay);
 }
 
-/// The decoupled first turn (alone, and followed by two open-loop turns):
+/// The decoupled first turn (alone, and followed by open-loop turns):
 /// every rollout counted once for the searching player, the most tried
 /// action answered, the game restored, and a search's allocations (its
 /// statistics and trees, made once) independent of how many rollouts it
@@ -205,26 +205,32 @@ fn flat_mc_returns_a_legal_action_and_restores_the_game() {
 #[test]
 fn decoupled_flat_mc_answers_its_most_tried_action_without_allocating_per_rollout() {
     use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
-    use botzone::search::flat_mc::FlatMc;
+    use botzone::search::flat_mc::{FlatMc, SearchResult};
+    let deadline = Deadline::after(Duration::from_secs(30));
+    let search = |game: &mut Pacman2,
+                  policy: &mut GreedyPolicy,
+                  rng: &mut Rng,
+                  rollouts: u64,
+                  open_loop: u32|
+     -> SearchResult<Action> {
+        let limits = Limits {
+            max_rollouts: Some(rollouts),
+            ..Limits::default()
+        };
+        FlatMc::new(limits)
+            .depth(20)
+            .decoupled(40.0)
+            .open_loop(open_loop)
+            .evaluator(evaluate)
+            .search(game, 1, &deadline, rng, policy)
+    };
     for (seed, open_loop) in [(3, 1), (11, 1), (12, 1), (3, 3), (11, 3), (12, 2)] {
         let mut game = Pacman2::new(&Map::generate(seed));
         let before = game.clone();
         let mut policy = GreedyPolicy::new(&game);
         let mut rng = Rng::new(u64::from(seed));
-        let deadline = Deadline::after(Duration::from_secs(30));
         let mut run = |game: &mut Pacman2, rollouts: u64| {
-            let limits = Limits {
-                max_rollouts: Some(rollouts),
-                ..Limits::default()
-            };
-            common::count_allocations(|| {
-                FlatMc::new(limits)
-                    .depth(20)
-                    .decoupled(40.0)
-                    .open_loop(open_loop)
-                    .evaluator(evaluate)
-                    .search(game, 1, &deadline, &mut rng, &mut policy)
-            })
+            common::count_allocations(|| search(game, &mut policy, &mut rng, rollouts, open_loop))
         };
         let (small, small_allocations) = run(&mut game, 100);
         let (result, allocations) = run(&mut game, 3000);
@@ -256,16 +262,7 @@ fn decoupled_flat_mc_answers_its_most_tried_action_without_allocating_per_rollou
             // random stream gives other statistics with the first turn
             // decoupled alone.
             let mut again = |open_loop: u32| {
-                FlatMc::new(Limits {
-                    max_rollouts: Some(3000),
-                    ..Limits::default()
-                })
-                .depth(20)
-                .decoupled(40.0)
-                .open_loop(open_loop)
-                .evaluator(evaluate)
-                .search(&mut game, 1, &deadline, &mut Rng::new(5), &mut policy)
-                .arms
+                search(&mut game, &mut policy, &mut Rng::new(5), 3000, open_loop).arms
             };
             let (first_only, more) = (again(1), again(open_loop));
             assert_eq!(again(open_loop), more, "seed {seed}: not reproducible");

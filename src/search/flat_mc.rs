@@ -405,7 +405,8 @@ impl<F, E> FlatMc<F, E> {
     /// player's candidates; every other active player gets arms over its
     /// legal actions. With [`FlatMc::open_loop`], the first turns after
     /// the first are chosen the same way, from statistics each player keeps
-    /// for its own earlier actions in the rollout (a tree per player). Returns the rollouts and turns played.
+    /// for its own earlier actions in the rollout (a tree per player).
+    /// Returns the rollouts and turns played.
     #[allow(clippy::too_many_arguments)]
     fn decoupled_rollouts<G, P>(
         &mut self,
@@ -423,7 +424,7 @@ impl<F, E> FlatMc<F, E> {
         E: Evaluator<G>,
     {
         let players = game.player_count();
-        let plies = self.open_loop.max(1) as usize;
+        let plies = self.open_loop as usize;
         let mut legal = G::Actions::default();
         // Every player's tree: node 0 is the first turn; `me` keeps its
         // own candidates there, copied back at the end.
@@ -478,21 +479,22 @@ impl<F, E> FlatMc<F, E> {
                     if last == NONE || !game.is_active(p) {
                         continue;
                     }
-                    let node = match tree.arms[last as usize].child {
-                        NONE if tree.arms[last as usize].arm.visits >= OPEN_LOOP_EXPAND => {
-                            game.legal_actions(p, &mut legal);
-                            match tree.try_push_node(legal.iter().copied()) {
-                                Some(node) => {
-                                    tree.arms[last as usize].child = node;
-                                    node
-                                }
-                                None => continue,
-                            }
-                        }
-                        NONE => continue,
-                        node => node,
-                    };
+                    let TreeArm { arm, child } = tree.arms[last as usize];
+                    if child == NONE && arm.visits < OPEN_LOOP_EXPAND {
+                        continue;
+                    }
                     game.legal_actions(p, &mut legal);
+                    let node = if child != NONE {
+                        child
+                    } else {
+                        match tree.try_push_node(legal.iter().copied()) {
+                            Some(node) => {
+                                tree.arms[last as usize].child = node;
+                                node
+                            }
+                            None => continue,
+                        }
+                    };
                     if let Some(arm) = tree.select(node, exploration, |a| legal.contains(&a)) {
                         path[p * plies + t] = arm;
                         joint[p] = tree.arms[arm as usize].arm.action;
@@ -551,10 +553,10 @@ struct TreeArm<A> {
 }
 
 /// A player's open-loop tree: nodes are runs of arms (`nodes[n]` is the
-/// range of node `n`'s arms and its visits).
+/// range of node `n`'s arms; its visits are theirs).
 struct OpenLoopTree<A> {
     arms: Vec<TreeArm<A>>,
-    nodes: Vec<(u32, u32, u64)>,
+    nodes: Vec<(u32, u32)>,
 }
 
 impl<A: Copy> OpenLoopTree<A> {
@@ -572,7 +574,7 @@ impl<A: Copy> OpenLoopTree<A> {
             arm: Arm::new(action),
             child: NONE,
         }));
-        self.nodes.push((first, self.arms.len() as u32, 0));
+        self.nodes.push((first, self.arms.len() as u32));
         (self.nodes.len() - 1) as u32
     }
 
@@ -586,12 +588,13 @@ impl<A: Copy> OpenLoopTree<A> {
     /// UCB1 among the arms of `node` that `allowed` keeps (unvisited arms
     /// first, in order).
     fn select(&self, node: u32, exploration: f64, allowed: impl Fn(A) -> bool) -> Option<u32> {
-        let (first, end, visits) = self.nodes[node as usize];
+        let (first, end) = self.nodes[node as usize];
+        let arms = &self.arms[first as usize..end as usize];
+        let visits: u64 = arms.iter().map(|a| a.arm.visits).sum();
         let log_n = ((visits + 1) as f64).ln();
         let mut best = None;
         let mut best_ucb = f64::NEG_INFINITY;
-        for i in first..end {
-            let a = &self.arms[i as usize].arm;
+        for (i, a) in (first..).zip(arms.iter().map(|a| &a.arm)) {
             if !allowed(a.action) {
                 continue;
             }
@@ -609,17 +612,11 @@ impl<A: Copy> OpenLoopTree<A> {
         best
     }
 
-    /// Counts one visit of `arm` (and its node) with `value`.
+    /// Counts one visit of `arm` with `value`.
     fn credit(&mut self, arm: u32, value: f64) {
         let a = &mut self.arms[arm as usize].arm;
         a.visits += 1;
         a.total += value;
-        // Nodes are runs of arms in order: find the one holding `arm`.
-        let node = self
-            .nodes
-            .partition_point(|&(first, _, _)| first <= arm)
-            .saturating_sub(1);
-        self.nodes[node].2 += 1;
     }
 }
 
