@@ -132,8 +132,8 @@ const DECOUPLED_TURNS: u32 = 2;
 /// valued by [`evaluate`] from its side, so that the opponents' first
 /// moves are their best answers rather than the policy's; then at most
 /// `depth` turns in all of [`GreedyPolicy`] for everyone. The answer is
-/// `me`'s most tried action; `game` is left as it was. Stops at the deadline or after
-/// `BOTZONE_ITERATIONS` rollouts.
+/// `me`'s most tried action; `game` is left as it was. Stops at the
+/// deadline or after `BOTZONE_ITERATIONS` rollouts.
 fn search(
     game: &mut Pacman2,
     me: usize,
