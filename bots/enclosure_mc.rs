@@ -10,14 +10,15 @@
 //! every move, the shortest way to close is shorter than every opponent's
 //! distance to the trail and to that way), with no loop under 25 cells'
 //! worth before the last 25 turns (it waits, stepping away from the
-//! nearest opponent, for room to draw a big one); with the pen down it
-//! follows its loop while that still holds after the next move, and closes
-//! by the shortest way otherwise. It rebuilds trails and land from the
-//! STATUS lines and says on stderr when the judge's STATUS differs from its
-//! prediction. Nothing but protocol lines goes to stdout; every line is
-//! flushed. It is deterministic and answers in milliseconds, so
-//! `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and `BOTZONE_ITERATIONS` change
-//! nothing.
+//! nearest opponent, for room to draw a big one, or with one opponent
+//! left walking to within a move of it, ready to cut any trail it starts);
+//! with the pen down it follows its loop while that still holds after the
+//! next move, and closes by the shortest way otherwise. It rebuilds trails
+//! and land from the STATUS lines and says on stderr when the judge's
+//! STATUS differs from its prediction. Nothing but protocol lines goes to
+//! stdout; every line is flushed. It is deterministic and answers in
+//! milliseconds, so `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and
+//! `BOTZONE_ITERATIONS` change nothing.
 //!
 //! ```text
 //! $ printf '[START] 0\n' | cargo run --release --bin enclosure_mc

@@ -200,6 +200,11 @@ pub struct Params {
     /// Cut a pen-down opponent's trail (pen up) when it is at most this
     /// many moves away and reachable before the opponent can close.
     pub cut_reach: u8,
+    /// With one live opponent left, hunt it: cut its trail at any distance
+    /// it can be reached in time, and with no loop to draw, walk (pen up)
+    /// to within a move of it instead of stepping away. Whoever outlives
+    /// every opponent takes every cell nobody owns.
+    pub duel_hunt: bool,
 }
 
 impl Params {
@@ -213,6 +218,7 @@ impl Params {
         min_gain: 25,
         idle_moves: true,
         cut_reach: 8,
+        duel_hunt: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -225,6 +231,7 @@ impl Params {
         min_gain: 1,
         idle_moves: false,
         cut_reach: 0,
+        duel_hunt: false,
     };
 }
 
@@ -353,6 +360,13 @@ impl<'a> Planner<'a> {
             }
         }
         m
+    }
+
+    /// The only live opponent of `me`, when exactly one is left.
+    pub fn last_opponent(&self) -> Option<usize> {
+        let mut live = (0..PLAYERS).filter(|&p| p != self.me && self.st.player(p).is_alive());
+        let p = live.next()?;
+        live.next().is_none().then_some(p)
     }
 
     /// The first move of `me`'s shortest pen-up walk to `target`.
@@ -547,6 +561,11 @@ impl<'a> Planner<'a> {
     /// that `me` reaches with the pen up before the opponent can close its
     /// loop, at most [`Params::cut_reach`] moves away: the nearest such.
     pub fn cut_target(&self) -> Option<u8> {
+        self.cut_target_within(self.params.cut_reach)
+    }
+
+    /// [`Planner::cut_target`] at most `reach` moves away.
+    pub fn cut_target_within(&self, reach: u8) -> Option<u8> {
         let mine = &self.dist[self.me];
         let mut best: Option<(u8, u8)> = None;
         for p in 0..PLAYERS {
@@ -559,7 +578,7 @@ impl<'a> Planner<'a> {
             let until = close.saturating_add(pl.stuck());
             for &v in self.st.trail(p) {
                 let d = mine[usize::from(v)];
-                if d == 0 || d > self.params.cut_reach || d >= until {
+                if d == 0 || d > reach || d >= until {
                     continue;
                 }
                 if best.map_or(true, |(bd, _)| d < bd) {
@@ -594,6 +613,9 @@ pub enum Intent {
     BailOut,
     /// Walks (pen up) towards a pen-down opponent's trail.
     Cut,
+    /// Walks (pen up) towards the last opponent, or stays near it, with no
+    /// loop to draw ([`Params::duel_hunt`]).
+    Hunt,
     /// Walks (pen up) to where its next loop starts.
     Walk,
     /// Puts the pen down and starts a loop.
@@ -700,14 +722,27 @@ impl Pilot {
 
     fn pen_up(&mut self, planner: &Planner) -> (Command, Intent) {
         self.plan = Path::default();
-        if self.params.cut_reach > 0 {
-            if let Some(v) = planner.cut_target() {
+        let duel = if self.params.duel_hunt {
+            planner.last_opponent()
+        } else {
+            None
+        };
+        let reach = if duel.is_some() {
+            FAR - 1
+        } else {
+            self.params.cut_reach
+        };
+        if reach > 0 {
+            if let Some(v) = planner.cut_target_within(reach) {
                 if let Some(d) = planner.step_towards(v) {
                     return (Command::new(d, Pen::Keep), Intent::Cut);
                 }
             }
         }
         let Some(r) = planner.best_rectangle() else {
+            if let Some(p) = duel {
+                return (Self::shadow_step(planner, p), Intent::Hunt);
+            }
             return (self.idle_step(planner), Intent::Idle);
         };
         if r.walk == 0 {
@@ -720,6 +755,19 @@ impl Pilot {
             Some(d) => (Command::new(d, Pen::Keep), Intent::Walk),
             None => (Command::STAY, Intent::Idle),
         }
+    }
+
+    /// Pen up with no loop to draw and one opponent `p` left: the first
+    /// step of the pen-up walk towards it, or stay once within a move of
+    /// it (so that any trail it starts is near).
+    fn shadow_step(planner: &Planner, p: usize) -> Command {
+        let target = planner.st.player(p).vertex();
+        if planner.dist(planner.me)[usize::from(target)] <= 1 {
+            return Command::STAY;
+        }
+        planner
+            .step_towards(target)
+            .map_or(Command::STAY, |d| Command::new(d, Pen::Keep))
     }
 
     /// Pen up with no loop to draw: the step (or stay) that gets farthest
@@ -761,5 +809,64 @@ impl Pilot {
             .copied()
             .find(|c| c.pen != Pen::Skill)
             .unwrap_or(Command::STAY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Players 0 and 1 alive at opposite corners, 2 and 3 dead, `turns`
+    /// turns of everybody staying played.
+    fn duel_after(turns: u32) -> State {
+        let mut st = State::with_dead(
+            [(0, 0), (10, 10), (0, 10), (10, 0)],
+            [false, false, true, true],
+        );
+        for _ in 0..turns {
+            st.apply_unchecked(&[Command::STAY; PLAYERS]);
+        }
+        st
+    }
+
+    #[test]
+    fn the_last_opponent_is_found_only_when_one_is_left() {
+        let st = duel_after(0);
+        assert_eq!(
+            Planner::new(&st, 0, Params::STRONG).last_opponent(),
+            Some(1)
+        );
+        let st = State::with_dead(
+            [(0, 0), (10, 10), (0, 10), (10, 0)],
+            [false, false, false, true],
+        );
+        assert_eq!(Planner::new(&st, 0, Params::STRONG).last_opponent(), None);
+    }
+
+    #[test]
+    fn with_no_loop_to_draw_a_duel_hunter_walks_to_the_last_opponent() {
+        // Three turns left: no loop of perimeter 4 fits any more.
+        let st = duel_after(MAX_TURNS - 3);
+        assert!(!st.is_over());
+        let here = st.player(0).vertex();
+        let there = st.player(1).vertex();
+        let dist = |v: u8| Planner::new(&st, 1, Params::STRONG).dist(1)[usize::from(v)];
+
+        let (c, intent) = Pilot::new(Params::STRONG).command(&st, 0);
+        assert_eq!(intent, Intent::Hunt);
+        let next = State::neighbour(here, c.dir).expect("a move on the board");
+        assert_eq!(
+            dist(next) + 1,
+            dist(here),
+            "{c:?} is not a step towards {there}"
+        );
+
+        let calm = Params {
+            duel_hunt: false,
+            ..Params::STRONG
+        };
+        let (c, intent) = Pilot::new(calm).command(&st, 0);
+        assert_eq!(intent, Intent::Idle);
+        assert!(c == Command::STAY || dist(State::neighbour(here, c.dir).unwrap()) > dist(here));
     }
 }
