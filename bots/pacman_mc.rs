@@ -4,14 +4,16 @@
 //! opponents answer as well as they can rather than as a policy guesses,
 //! and its second action the same way, from statistics kept per first
 //! action of its own (open loop, `FlatMc::open_loop`); then at most 20
-//! turns in all in which every player follows `pacman2::policy::GreedyPolicy`
-//! (eat fruit, walk to the nearest one, step onto weaker players, shoot
-//! only with someone in the beam's path, keep away from stronger players
-//! and their beams, with random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
+//! turns in all in which every player follows
+//! `pacman2::policy::GreedyPolicy` (eat fruit, walk to the nearest one it
+//! reaches first, step onto weaker players, shoot only with someone in the
+//! beam's path, keep away from stronger players and their beams, with
+//! random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
 //! score for this bot (rank points plus strength share) on the strengths
 //! reached, large-fruit boosts that run out before the end taken off. It
-//! spends the turn's budget minus a safety margin (`botzone::time::Deadline`),
-//! and says how many rollouts it ran in `debug` (`rollouts=123456 ...`).
+//! spends the turn's budget minus a safety margin
+//! (`botzone::time::Deadline`), and says how many rollouts it ran in
+//! `debug` (`rollouts=123456 ...`).
 //!
 //! Keep-running by default: the state is kept between turns and only each
 //! turn's request is applied. Traditional mode (the whole history every

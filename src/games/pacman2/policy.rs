@@ -3,12 +3,14 @@
 //! ([`evaluate`]), for depth-limited Monte Carlo.
 //!
 //! The policy looks one step ahead for every live player: it likes eating
-//! fruit (large fruit most), stepping toward the nearest free fruit (up to
-//! ten steps away), stepping onto a weaker player, and shooting a beam with
-//! somebody in its path; it dislikes shooting into an empty line, standing
-//! next to a stronger player, and standing in the beam path of a player
-//! strong enough to shoot. Each action's preference gets random noise and
-//! the best one is played, so rollouts stay varied.
+//! fruit (large fruit most), stepping toward the nearest free fruit it
+//! reaches before every other player (or the nearest free fruit when it
+//! reaches none first; up to ten steps away), stepping onto a weaker
+//! player, and shooting a beam with somebody in its path; it dislikes
+//! shooting into an empty line, standing next to a stronger player, and
+//! standing in the beam path of a player strong enough to shoot. Each
+//! action's preference gets random noise and the best one is played, so
+//! rollouts stay varied.
 //!
 //! Everything is built from the public [`Pacman2`] API; tables are made
 //! once per search ([`GreedyPolicy::new`]) and nothing allocates afterwards.
@@ -157,6 +159,31 @@ impl GreedyPolicy {
         REACH + 1
     }
 
+    /// The nearest cells of `targets` that live player `p` reaches
+    /// (within [`REACH`] steps) strictly before every other live player;
+    /// 0 when there are none. (Stepping toward the nearest of all such
+    /// cells is stepping toward one of these.)
+    #[inline]
+    fn reached_first(&self, v: &View, p: usize, targets: u128) -> u128 {
+        let reach = &self.reach[v.cell[p] as usize];
+        for (k, &ball) in reach.iter().enumerate() {
+            if ball & targets == 0 {
+                continue;
+            }
+            let mut theirs = 0u128;
+            for q in 0..PLAYERS {
+                if q != p && v.alive & (1 << q) != 0 {
+                    theirs |= self.reach[v.cell[q] as usize][k];
+                }
+            }
+            let first = ball & targets & !theirs;
+            if first != 0 {
+                return first;
+            }
+        }
+        0
+    }
+
     /// An action for every player (live players get a valid one; dead
     /// players' entries are [`Action::Stay`], ignored by `apply`).
     pub fn joint(&self, game: &Pacman2, rng: &mut Rng) -> [Action; PLAYERS] {
@@ -224,8 +251,11 @@ impl GreedyPolicy {
             stay += W_BEAM_THREAT;
         }
         consider(Action::Stay, stay, &mut noise);
-        // Moves: toward the nearest fruit no other player stands on.
-        let fruit = (game.small_fruit_cells() | game.large_fruit_cells()) & !others;
+        // Moves: toward the nearest fruit no other player stands on, among
+        // those this player reaches first if there are any.
+        let free = (game.small_fruit_cells() | game.large_fruit_cells()) & !others;
+        let first = self.reached_first(v, p, free);
+        let fruit = if first != 0 { first } else { free };
         let fruit_here = self.distance(me, fruit);
         for d in 0..4 {
             let n = self.next[me][d];
@@ -346,4 +376,59 @@ pub fn evaluate(game: &Pacman2, me: usize) -> f64 {
     let total = s.iter().sum::<i64>().max(1);
     let rank = 1 + s.iter().filter(|&&x| x < s[me]).count() as i64;
     (rank * 1000 + 10000 * s[me] / total) as f64 / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::pacman2::Map;
+
+    /// The fruit a player reaches first are those within [`REACH`] steps
+    /// of it that every other live player is farther from, and of these the
+    /// nearest are kept; on fields a few turns into games of policy play.
+    #[test]
+    fn fruit_reached_first_is_the_nearest_fruit_every_other_player_is_farther_from() {
+        let mut rng = Rng::new(7);
+        let mut checked = 0;
+        for seed in 1..=12 {
+            let mut game = Pacman2::new(&Map::generate(seed));
+            let policy = GreedyPolicy::new(&game);
+            for _ in 0..(seed as usize % 5) * 3 {
+                let joint = policy.joint(&game, &mut rng);
+                game.apply_unchecked(&joint);
+            }
+            let view = View::of(&game, policy.width);
+            let fruit = game.small_fruit_cells() | game.large_fruit_cells();
+            for p in (0..PLAYERS).filter(|&p| view.alive & (1 << p) != 0) {
+                let first = policy.reached_first(&view, p, fruit);
+                let mut expected = [false; MAX_CELLS];
+                let mut nearest = usize::MAX;
+                let mut rest = fruit;
+                while rest != 0 {
+                    let f = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let dist = |q: usize| policy.distance(view.cell[q] as usize, 1u128 << f);
+                    let mine = dist(p);
+                    let beaten = (0..PLAYERS)
+                        .filter(|&q| q != p && view.alive & (1 << q) != 0)
+                        .any(|q| dist(q) <= mine);
+                    if (1..=REACH).contains(&mine) && !beaten {
+                        expected[f] = true;
+                        nearest = nearest.min(mine);
+                    }
+                    checked += 1;
+                }
+                for f in 0..MAX_CELLS {
+                    let dist = policy.distance(view.cell[p] as usize, 1u128 << f);
+                    let kept = expected[f] && dist == nearest;
+                    assert_eq!(
+                        first >> f & 1 == 1,
+                        kept,
+                        "map {seed}, player {p}, cell {f}"
+                    );
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} fruit checked");
+    }
 }
