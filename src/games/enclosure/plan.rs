@@ -850,7 +850,8 @@ mod tests {
         assert!(!st.is_over());
         let here = st.player(0).vertex();
         let there = st.player(1).vertex();
-        let dist = |v: u8| Planner::new(&st, 1, Params::STRONG).dist(1)[usize::from(v)];
+        let theirs = Planner::new(&st, 1, Params::STRONG);
+        let dist = |v: u8| theirs.dist(1)[usize::from(v)];
 
         let (c, intent) = Pilot::new(Params::STRONG).command(&st, 0);
         assert_eq!(intent, Intent::Hunt);

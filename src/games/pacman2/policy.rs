@@ -401,7 +401,8 @@ mod tests {
             let fruit = game.small_fruit_cells() | game.large_fruit_cells();
             for p in (0..PLAYERS).filter(|&p| view.alive & (1 << p) != 0) {
                 let first = policy.reached_first(&view, p, fruit);
-                let mut expected = [false; MAX_CELLS];
+                // The distance of every fruit `p` reaches first.
+                let mut reached = [None; MAX_CELLS];
                 let mut nearest = usize::MAX;
                 let mut rest = fruit;
                 while rest != 0 {
@@ -413,14 +414,13 @@ mod tests {
                         .filter(|&q| q != p && view.alive & (1 << q) != 0)
                         .any(|q| dist(q) <= mine);
                     if (1..=REACH).contains(&mine) && !beaten {
-                        expected[f] = true;
+                        reached[f] = Some(mine);
                         nearest = nearest.min(mine);
                     }
                     checked += 1;
                 }
-                for (f, &reached) in expected.iter().enumerate() {
-                    let dist = policy.distance(view.cell[p] as usize, 1u128 << f);
-                    let kept = reached && dist == nearest;
+                for (f, &dist) in reached.iter().enumerate() {
+                    let kept = dist == Some(nearest);
                     assert_eq!(
                         first >> f & 1 == 1,
                         kept,
