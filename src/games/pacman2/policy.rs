@@ -37,7 +37,7 @@
 //! assert!((10.0..=140.0).contains(&value));
 //! ```
 
-use super::{Action, Pacman2, LARGE_FRUIT, MAX_CELLS, PLAYERS, SMALL_FRUIT};
+use super::{Action, Pacman2, MAX_CELLS, PLAYERS};
 use crate::rng::Rng;
 use crate::search::flat_mc::Policy;
 
@@ -160,12 +160,14 @@ impl GreedyPolicy {
     }
 
     /// The nearest cells of `targets` that live player `p` reaches
-    /// (within [`REACH`] steps) strictly before every other live player;
-    /// 0 when there are none. (Stepping toward the nearest of all such
-    /// cells is stepping toward one of these.)
+    /// (within [`REACH`] steps) strictly before every other live player,
+    /// with the steps to them (as [`GreedyPolicy::distance`] gives them);
+    /// `None` when there are none. (Stepping toward the nearest of all
+    /// such cells is stepping toward one of these.)
     #[inline]
-    fn reached_first(&self, v: &View, p: usize, targets: u128) -> u128 {
-        let reach = &self.reach[v.cell[p] as usize];
+    fn reached_first(&self, v: &View, p: usize, targets: u128) -> Option<(u128, usize)> {
+        let cell = v.cell[p] as usize;
+        let reach = &self.reach[cell];
         for (k, &ball) in reach.iter().enumerate() {
             if ball & targets == 0 {
                 continue;
@@ -178,10 +180,16 @@ impl GreedyPolicy {
             }
             let first = ball & targets & !theirs;
             if first != 0 {
-                return first;
+                // The first ball holds the player's own cell, 0 steps away.
+                let steps = if first & (1u128 << cell) != 0 {
+                    0
+                } else {
+                    k + 1
+                };
+                return Some((first, steps));
             }
         }
-        0
+        None
     }
 
     /// An action for every player (live players get a valid one; dead
@@ -253,10 +261,13 @@ impl GreedyPolicy {
         consider(Action::Stay, stay, &mut noise);
         // Moves: toward the nearest fruit no other player stands on, among
         // those this player reaches first if there are any.
-        let free = (game.small_fruit_cells() | game.large_fruit_cells()) & !others;
-        let first = self.reached_first(v, p, free);
-        let fruit = if first != 0 { first } else { free };
-        let fruit_here = self.distance(me, fruit);
+        let small = game.small_fruit_cells();
+        let large = game.large_fruit_cells();
+        let free = (small | large) & !others;
+        let (fruit, fruit_here) = match self.reached_first(v, p, free) {
+            Some(found) => found,
+            None => (free, self.distance(me, free)),
+        };
         for d in 0..4 {
             let n = self.next[me][d];
             if n == NONE {
@@ -276,17 +287,20 @@ impl GreedyPolicy {
                 score += W_BEAM_THREAT;
             }
             if others & nb == 0 {
-                let (r, c) = (n as usize / self.width, n as usize % self.width);
-                let content = game.content_at(r, c);
-                if content & SMALL_FRUIT != 0 {
+                if small & nb != 0 {
                     score += W_SMALL;
-                } else if content & LARGE_FRUIT != 0 {
+                } else if large & nb != 0 {
                     score += if game.player(p).power_up_left > 0 {
                         W_LARGE_AGAIN
                     } else {
                         W_LARGE
                     };
-                } else if fruit_here <= REACH && self.distance(n as usize, fruit) < fruit_here {
+                } else if (2..=REACH).contains(&fruit_here)
+                    && self.reach[n as usize][fruit_here - 2] & fruit != 0
+                {
+                    // `n` holds no fruit, so it is nearer to one than this
+                    // cell exactly when one is within `fruit_here - 1`
+                    // steps of it (the balls grow with the steps).
                     score += W_TOWARD_FRUIT;
                 }
             }
@@ -400,7 +414,12 @@ mod tests {
             let view = View::of(&game, policy.width);
             let fruit = game.small_fruit_cells() | game.large_fruit_cells();
             for p in (0..PLAYERS).filter(|&p| view.alive & (1 << p) != 0) {
-                let first = policy.reached_first(&view, p, fruit);
+                let found = policy.reached_first(&view, p, fruit);
+                let first = found.map_or(0, |(cells, _)| cells);
+                if let Some((cells, steps)) = found {
+                    let me = view.cell[p] as usize;
+                    assert_eq!(steps, policy.distance(me, cells), "map {seed}, player {p}");
+                }
                 // The distance of every fruit `p` reaches first.
                 let mut reached = [None; MAX_CELLS];
                 let mut nearest = usize::MAX;
@@ -418,6 +437,9 @@ mod tests {
                         nearest = nearest.min(mine);
                     }
                     checked += 1;
+                }
+                if let Some((_, steps)) = found {
+                    assert_eq!(steps, nearest, "map {seed}, player {p}");
                 }
                 for (f, &dist) in reached.iter().enumerate() {
                     let kept = dist == Some(nearest);
