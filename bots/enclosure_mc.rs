@@ -4,7 +4,9 @@
 //! `[START] m` -> `[POS] x y` (a corner: far from most of the board, so
 //! opponents start far from the loops it draws first); every
 //! `[STATUS] ...` -> `[ACTION] D P` by a [`Pilot`]: with the pen up it cuts
-//! a pen-down opponent's trail it can reach before that opponent can close,
+//! a pen-down opponent's trail it can reach before that opponent can close
+//! (with one opponent left it walks to that opponent's trail whenever its
+//! pen is down, in time or not: the opponent must close at once or be cut),
 //! else walks to and starts the rectangle loop that takes the most `ΣS²`
 //! among those that stay safe when played out on the simulator (after
 //! every move, the shortest way to close is shorter than every opponent's

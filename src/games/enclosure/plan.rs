@@ -7,8 +7,9 @@
 //! distance maps of every player ([`distance_map`]), every axis-aligned
 //! rectangle as a candidate loop with the unowned land it would take and
 //! how close each opponent is to its boundary ([`Planner::best_rectangle`]),
-//! the shortest way back to one's own trail ([`closing_path`]), and how
-//! soon a pen-down opponent can close its loop ([`Planner::cut_target`]).
+//! the shortest way back to one's own trail ([`closing_path`]), how soon
+//! a pen-down opponent can close its loop ([`Planner::cut_target`]) and
+//! where its trail is nearest ([`Planner::nearest_trail_vertex`]).
 //!
 //! Everything works on fixed arrays: no allocation.
 
@@ -205,6 +206,10 @@ pub struct Params {
     /// to within a move of it instead of stepping away. Whoever outlives
     /// every opponent takes every cell nobody owns.
     pub duel_hunt: bool,
+    /// With one live opponent left and its pen down, walk (pen up) to the
+    /// nearest vertex of its trail even when it can close first: it must
+    /// close at once, small, or be cut (needs [`Params::duel_hunt`]).
+    pub duel_chase: bool,
 }
 
 impl Params {
@@ -219,6 +224,7 @@ impl Params {
         idle_moves: true,
         cut_reach: 8,
         duel_hunt: true,
+        duel_chase: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -232,6 +238,7 @@ impl Params {
         idle_moves: false,
         cut_reach: 0,
         duel_hunt: false,
+        duel_chase: false,
     };
 }
 
@@ -557,6 +564,49 @@ impl<'a> Planner<'a> {
         ok
     }
 
+    /// The vertex of pen-down player `p`'s trail that `me` reaches first
+    /// with the pen up (not its own vertex), whether or not `p` can close
+    /// before; `None` when `p`'s pen is up or no vertex is reachable.
+    pub fn nearest_trail_vertex(&self, p: usize) -> Option<u8> {
+        if self.st.player(p).state() != PenState::Down {
+            return None;
+        }
+        let mine = &self.dist[self.me];
+        let mut best: Option<(u8, u8)> = None;
+        for &v in self.st.trail(p) {
+            let d = mine[usize::from(v)];
+            if d != 0 && d != FAR && best.map_or(true, |(bd, _)| d < bd) {
+                best = Some((d, v));
+            }
+        }
+        best.map(|(_, v)| v)
+    }
+
+    /// Whether `me`, playing `go` and then standing still, dies inside the
+    /// loop pen-down player `p` closes by its shortest way
+    /// ([`closing_path`]) meanwhile, everybody else standing still.
+    pub fn enclosed_if_closed(&self, go: Command, p: usize) -> bool {
+        let Some(c) = closing_path(self.st, p) else {
+            return false;
+        };
+        let mut sim = self.st.clone();
+        for (i, w) in c.vertices().windows(2).enumerate() {
+            let mut joint = [Command::STAY; PLAYERS];
+            if i == 0 {
+                joint[self.me] = go;
+            }
+            joint[p] = command_to(w[0], w[1], Pen::Keep);
+            sim.apply_unchecked(&joint);
+            if !sim.player(self.me).is_alive() {
+                return true;
+            }
+            if sim.player(p).state() != PenState::Down {
+                break;
+            }
+        }
+        false
+    }
+
     /// A vertex of a pen-down opponent's trail (or the opponent's vertex)
     /// that `me` reaches with the pen up before the opponent can close its
     /// loop, at most [`Params::cut_reach`] moves away: the nearest such.
@@ -613,6 +663,9 @@ pub enum Intent {
     BailOut,
     /// Walks (pen up) towards a pen-down opponent's trail.
     Cut,
+    /// Walks (pen up) towards the trail of the last opponent, which can
+    /// close before it gets there ([`Params::duel_chase`]).
+    Chase,
     /// Walks (pen up) towards the last opponent, or stays near it, with no
     /// loop to draw ([`Params::duel_hunt`]).
     Hunt,
@@ -736,6 +789,16 @@ impl Pilot {
             if let Some(v) = planner.cut_target_within(reach) {
                 if let Some(d) = planner.step_towards(v) {
                     return (Command::new(d, Pen::Keep), Intent::Cut);
+                }
+            }
+        }
+        if let Some(p) = duel.filter(|_| self.params.duel_chase) {
+            if let Some(v) = planner.nearest_trail_vertex(p) {
+                if let Some(d) = planner.step_towards(v) {
+                    let go = Command::new(d, Pen::Keep);
+                    if !planner.enclosed_if_closed(go, p) {
+                        return (go, Intent::Chase);
+                    }
                 }
             }
         }
@@ -869,5 +932,77 @@ mod tests {
         let (c, intent) = Pilot::new(calm).command(&st, 0);
         assert_eq!(intent, Intent::Idle);
         assert!(c == Command::STAY || dist(State::neighbour(here, c.dir).unwrap()) > dist(here));
+    }
+
+    #[test]
+    fn a_duel_chaser_walks_to_a_trail_its_owner_can_close_before() {
+        // Player 1 puts its pen down in the far corner and walks left
+        // twice: it closes in three moves, player 0 is 18 from its trail.
+        let mut st = duel_after(0);
+        for c in [
+            Command::new(Dir::Left, Pen::Down),
+            Command::new(Dir::Left, Pen::Keep),
+        ] {
+            let mut joint = [Command::STAY; PLAYERS];
+            joint[1] = c;
+            st.apply_unchecked(&joint);
+        }
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        assert_eq!(planner.cut_target_within(FAR - 1), None);
+        let target = planner.nearest_trail_vertex(1).expect("a trail");
+        assert_eq!(planner.dist(0)[usize::from(target)], 18);
+
+        let (c, intent) = Pilot::new(Params::STRONG).command(&st, 0);
+        assert_eq!(intent, Intent::Chase);
+        let here = st.player(0).vertex();
+        let next = State::neighbour(here, c.dir).expect("a move on the board");
+        let to_trail = |v: u8| {
+            st.trail(1)
+                .iter()
+                .map(|&t| {
+                    let ((ax, ay), (bx, by)) = (xy(v), xy(t));
+                    ax.abs_diff(bx) + ay.abs_diff(by)
+                })
+                .min()
+                .unwrap()
+        };
+        assert_eq!(to_trail(next) + 1, to_trail(here));
+
+        let calm = Params {
+            duel_chase: false,
+            ..Params::STRONG
+        };
+        let (_, intent) = Pilot::new(calm).command(&st, 0);
+        assert_ne!(intent, Intent::Chase);
+    }
+
+    #[test]
+    fn a_chaser_does_not_step_into_a_loop_that_closes_around_it() {
+        // Player 1 draws three sides of the square (4, 4)-(6, 6) and closes
+        // it through (4, 5), where player 0 stands.
+        let mut st = State::with_dead(
+            [(4, 5), (4, 4), (0, 10), (10, 0)],
+            [false, false, true, true],
+        );
+        let moves = [
+            Command::new(Dir::Right, Pen::Down),
+            Command::new(Dir::Right, Pen::Keep),
+            Command::new(Dir::Down, Pen::Keep),
+            Command::new(Dir::Down, Pen::Keep),
+            Command::new(Dir::Left, Pen::Keep),
+            Command::new(Dir::Left, Pen::Keep),
+        ];
+        for c in moves {
+            let mut joint = [Command::STAY; PLAYERS];
+            joint[1] = c;
+            st.apply_unchecked(&joint);
+        }
+        assert_eq!(st.player(1).state(), PenState::Down);
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        // Into the square's centre (5, 5): enclosed when it closes.
+        assert!(planner.enclosed_if_closed(Command::new(Dir::Right, Pen::Keep), 1));
+        // Out of it, or onto its closing way: not.
+        assert!(!planner.enclosed_if_closed(Command::new(Dir::Left, Pen::Keep), 1));
+        assert!(!planner.enclosed_if_closed(Command::STAY, 1));
     }
 }
