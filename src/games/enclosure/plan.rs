@@ -571,15 +571,22 @@ impl<'a> Planner<'a> {
         if self.st.player(p).state() != PenState::Down {
             return None;
         }
+        self.nearest_on_trail(p, FAR).map(|(_, v)| v)
+    }
+
+    /// The vertex of player `p`'s trail nearest to `me` (the first in trail
+    /// order among equals) with its distance, among those `me` reaches
+    /// with the pen up in fewer than `limit` moves, its own vertex aside.
+    fn nearest_on_trail(&self, p: usize, limit: u8) -> Option<(u8, u8)> {
         let mine = &self.dist[self.me];
         let mut best: Option<(u8, u8)> = None;
         for &v in self.st.trail(p) {
             let d = mine[usize::from(v)];
-            if d != 0 && d != FAR && best.map_or(true, |(bd, _)| d < bd) {
+            if d != 0 && d < limit && best.map_or(true, |(bd, _)| d < bd) {
                 best = Some((d, v));
             }
         }
-        best.map(|(_, v)| v)
+        best
     }
 
     /// Whether `me`, playing `go` and then standing still, dies inside the
@@ -616,7 +623,6 @@ impl<'a> Planner<'a> {
 
     /// [`Planner::cut_target`] at most `reach` moves away.
     pub fn cut_target_within(&self, reach: u8) -> Option<u8> {
-        let mine = &self.dist[self.me];
         let mut best: Option<(u8, u8)> = None;
         for p in 0..PLAYERS {
             let pl = self.st.player(p);
@@ -626,11 +632,8 @@ impl<'a> Planner<'a> {
             let close = closing_path(self.st, p).map_or(FAR, |c| (c.len() - 1) as u8);
             // The opponent is still pen down at the end of turn `close - 1`.
             let until = close.saturating_add(pl.stuck());
-            for &v in self.st.trail(p) {
-                let d = mine[usize::from(v)];
-                if d == 0 || d > reach || d >= until {
-                    continue;
-                }
+            let limit = until.min(reach.saturating_add(1));
+            if let Some((d, v)) = self.nearest_on_trail(p, limit) {
                 if best.map_or(true, |(bd, _)| d < bd) {
                     best = Some((d, v));
                 }
