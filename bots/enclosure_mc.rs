@@ -2,24 +2,24 @@
 //! NOI line protocol.
 //!
 //! `[START] m` -> `[POS] x y` (a corner: far from most of the board, so
-//! opponents start far from the loops it draws first); every
-//! `[STATUS] ...` -> `[ACTION] D P` by a [`Pilot`]: with the pen up it cuts
-//! a pen-down opponent's trail it can reach before that opponent can close
-//! (with one opponent left it walks to that opponent's trail whenever its
-//! pen is down, in time or not: the opponent must close at once or be cut),
-//! else walks to and starts the rectangle loop that takes the most `ΣS²`
-//! among those that stay safe when played out on the simulator (after
-//! every move, the shortest way to close is shorter than every opponent's
-//! distance to the trail and to that way), with no loop under 25 cells'
-//! worth before the last 25 turns (it waits, stepping away from the
-//! nearest opponent, for room to draw a big one, or with one opponent
-//! left walking to within a move of it, ready to cut any trail it starts);
-//! with the pen down it follows its loop while that still holds after the
-//! next move, and closes by the shortest way otherwise. It rebuilds trails
-//! and land from the STATUS lines and says on stderr when the judge's
-//! STATUS differs from its prediction. Nothing but protocol lines goes to
-//! stdout; every line is flushed. It is deterministic and answers in
-//! milliseconds, so `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and
+//! opponents start far from the loops it draws first); every `[STATUS] ...` ->
+//! `[ACTION] D P` by a [`Pilot`]: with the pen up it cuts a pen-down opponent's
+//! trail it can reach before that opponent can close (with one opponent left it
+//! walks to that opponent's trail whenever its pen is down, in time or not: the
+//! opponent must close at once or be cut), else walks to and starts the
+//! rectangle loop that takes the most `ΣS²` among those that stay safe when
+//! played out on the simulator (after every move, the shortest way to close is
+//! shorter than every opponent's distance to the trail and to that way), with
+//! no loop under 25 cells' worth before the last 25 turns (it waits, stepping
+//! away from the nearest opponent, for room to draw a big one, or with one
+//! opponent left walking to within a move of it, ready to cut any trail it
+//! starts); with the pen down it follows its loop while that still holds after
+//! the next move, and otherwise closes by the way that takes the most land
+//! among those no opponent can cut in time (the shortest way when none is
+//! safe). It rebuilds trails and land from the STATUS lines and says on stderr
+//! when the judge's STATUS differs from its prediction. Nothing but protocol
+//! lines goes to stdout; every line is flushed. It is deterministic and answers
+//! in milliseconds, so `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and
 //! `BOTZONE_ITERATIONS` change nothing.
 //!
 //! ```text

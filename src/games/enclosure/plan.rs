@@ -1,15 +1,16 @@
 //! Enclosure planning: distance maps, safe rectangles and bail-out paths.
 //!
-//! The score `10·ΣS²` rewards one big region, and a pen-down trail dies
-//! when anybody steps on it. A loop of `P` edges is safe against any
-//! opponent whose distance to every vertex of the loop is at least the
-//! number of turns the trail stays open. This module measures that: pen-up
-//! distance maps of every player ([`distance_map`]), every axis-aligned
-//! rectangle as a candidate loop with the unowned land it would take and
-//! how close each opponent is to its boundary ([`Planner::best_rectangle`]),
-//! the shortest way back to one's own trail ([`closing_path`]), how soon
-//! a pen-down opponent can close its loop ([`Planner::cut_target`]) and
-//! where its trail is nearest ([`Planner::nearest_trail_vertex`]).
+//! The score `10·ΣS²` rewards one big region, and a pen-down trail dies when
+//! anybody steps on it. A loop of `P` edges is safe against any opponent whose
+//! distance to every vertex of the loop is at least the number of turns the
+//! trail stays open. This module measures that: pen-up distance maps of every
+//! player ([`distance_map`]), every axis-aligned rectangle as a candidate loop
+//! with the unowned land it would take and how close each opponent is to its
+//! boundary ([`Planner::best_rectangle`]), the shortest way back to one's own
+//! trail ([`closing_path`]) and the one that takes the most land in safety
+//! ([`Planner::best_closing`]), how soon a pen-down opponent can close its loop
+//! ([`Planner::cut_target`]) and where its trail is nearest
+//! ([`Planner::nearest_trail_vertex`]).
 //!
 //! Everything works on fixed arrays: no allocation.
 
@@ -118,52 +119,85 @@ pub fn distance_map(st: &State, p: usize, out: &mut DistMap, parent: &mut [u8; V
 /// its last one. The path starts at the player's vertex and ends on the
 /// trail; `None` when the pen is up or no way exists.
 pub fn closing_path(st: &State, p: usize) -> Option<Path> {
-    let pl = st.player(p);
-    if pl.state() != PenState::Down {
-        return None;
-    }
-    let start = pl.vertex();
-    let trail = pl.trail_set();
-    let back = pl.last_dir().opposite();
-    let mut dist = [FAR; VERTICES];
-    let mut parent = [FAR; VERTICES];
-    let mut queue = [0u8; VERTICES];
-    let (mut head, mut tail) = (0, 0);
-    dist[usize::from(start)] = 0;
-    queue[tail] = start;
-    tail += 1;
-    while head < tail {
-        let v = queue[head];
-        head += 1;
-        for (d, n) in neighbours(v) {
-            if v == start && pl.last_dir() != Dir::Stay && d == back {
-                continue;
-            }
-            if dist[usize::from(n)] != FAR || st.interior_owner(v, n).is_some() {
-                continue;
-            }
-            dist[usize::from(n)] = dist[usize::from(v)] + 1;
-            parent[usize::from(n)] = v;
-            if trail & (1u128 << n) != 0 {
-                // Closes the loop here.
-                let mut rev = Path::default();
-                let mut x = n;
-                while x != start {
-                    rev.push(x);
-                    x = parent[usize::from(x)];
-                }
-                rev.push(start);
-                let mut path = Path::default();
-                for &x in rev.vertices().iter().rev() {
-                    path.push(x);
-                }
-                return Some(path);
-            }
-            queue[tail] = n;
-            tail += 1;
+    let tree = ClosingTree::new(st, p, 0)?;
+    tree.first.map(|end| tree.way_to(end))
+}
+
+/// Breadth-first ways for a pen-down player to close its loop: from its
+/// vertex over edges interior to no region, onto no `blocked` vertex,
+/// through no trail vertex but the last, never starting with the move
+/// opposite to its last one.
+struct ClosingTree {
+    start: u8,
+    dist: [u8; VERTICES],
+    parent: [u8; VERTICES],
+    /// Every trail vertex a way ends on.
+    ends: u128,
+    /// The trail vertex reached first (the shortest way's end).
+    first: Option<u8>,
+}
+
+impl ClosingTree {
+    /// `None` when `p`'s pen is up.
+    fn new(st: &State, p: usize, blocked: u128) -> Option<ClosingTree> {
+        let pl = st.player(p);
+        if pl.state() != PenState::Down {
+            return None;
         }
+        let start = pl.vertex();
+        let trail = pl.trail_set();
+        let back = pl.last_dir().opposite();
+        let mut tree = ClosingTree {
+            start,
+            dist: [FAR; VERTICES],
+            parent: [FAR; VERTICES],
+            ends: 0,
+            first: None,
+        };
+        let mut queue = [0u8; VERTICES];
+        let (mut head, mut tail) = (0, 0);
+        tree.dist[usize::from(start)] = 0;
+        queue[tail] = start;
+        tail += 1;
+        while head < tail {
+            let v = queue[head];
+            head += 1;
+            for (d, n) in neighbours(v) {
+                if v == start && pl.last_dir() != Dir::Stay && d == back {
+                    continue;
+                }
+                if tree.dist[usize::from(n)] != FAR
+                    || st.interior_owner(v, n).is_some()
+                    || blocked & (1u128 << n) != 0
+                {
+                    continue;
+                }
+                tree.dist[usize::from(n)] = tree.dist[usize::from(v)] + 1;
+                tree.parent[usize::from(n)] = v;
+                if trail & (1u128 << n) != 0 {
+                    tree.ends |= 1u128 << n;
+                    tree.first.get_or_insert(n);
+                } else {
+                    queue[tail] = n;
+                    tail += 1;
+                }
+            }
+        }
+        Some(tree)
     }
-    None
+
+    /// The way from the player's vertex to `end`, both included.
+    fn way_to(&self, end: u8) -> Path {
+        let mut path = Path::default();
+        let mut x = end;
+        while x != self.start {
+            path.push(x);
+            x = self.parent[usize::from(x)];
+        }
+        path.push(self.start);
+        path.v[..path.len].reverse();
+        path
+    }
 }
 
 /// How the planner weighs safety against size.
@@ -183,7 +217,7 @@ pub struct Params {
     pub walk_weight: f64,
     /// Pen down, the plan goes on while every live opponent is at least
     /// `remaining - bail_slack` moves from every vertex of the loop;
-    /// otherwise the bot closes by the shortest way.
+    /// otherwise the bot closes ([`Params::bail_most_land`]).
     pub bail_slack: i32,
     /// Value kept per move of walking to a rectangle (`0.9`: a rectangle
     /// ten moves away is worth 35% of one at hand).
@@ -210,6 +244,10 @@ pub struct Params {
     /// nearest vertex of its trail even when it can close first: it must
     /// close at once, small, or be cut (needs [`Params::duel_hunt`]).
     pub duel_chase: bool,
+    /// Pen down, when the plan must be given up, close by the way that
+    /// takes the most land among those no opponent can cut in time
+    /// ([`Planner::best_closing`]), instead of the shortest way.
+    pub bail_most_land: bool,
 }
 
 impl Params {
@@ -225,6 +263,7 @@ impl Params {
         cut_reach: 8,
         duel_hunt: true,
         duel_chase: true,
+        bail_most_land: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -239,6 +278,7 @@ impl Params {
         cut_reach: 0,
         duel_hunt: false,
         duel_chase: false,
+        bail_most_land: false,
     };
 }
 
@@ -614,6 +654,79 @@ impl<'a> Planner<'a> {
         false
     }
 
+    /// The way for pen-down `me` to close its loop that takes the most
+    /// `ΣS²` among those every live opponent is too far to cut: for each
+    /// vertex of the trail, the shortest way there (as [`closing_path`],
+    /// onto no trap), kept when every opponent's distance to the trail and
+    /// to the way is at least the way's length (an opponent rushing it
+    /// arrives no sooner than the loop closes). The gain of each is played
+    /// out on a copy of the state, everybody else standing still; ties go
+    /// to the shorter way. `None` when no way is safe (or the pen is up).
+    pub fn best_closing(&self, sim: &mut State) -> Option<Path> {
+        let st = self.st;
+        let me = self.me;
+        let traps: u128 = st
+            .traps()
+            .fold(0u128, |acc, (x, y, _)| acc | (1u128 << super::vertex(x, y)));
+        let tree = ClosingTree::new(st, me, traps)?;
+        let mut ends = tree.ends;
+        let near_trail = self.threat(st.trail(me));
+        let before = st.score(me);
+        let mut best: Option<(i32, u8, Path)> = None;
+        while ends != 0 {
+            let end = ends.trailing_zeros() as u8;
+            ends &= ends - 1;
+            let len = tree.dist[usize::from(end)];
+            if near_trail < len {
+                continue;
+            }
+            let path = tree.way_to(end);
+            if self.threat(path.vertices()) < len {
+                continue;
+            }
+            let gain = self.closing_gain(sim, path.vertices()) - before;
+            let better = match &best {
+                None => true,
+                Some((g, l, _)) => gain > *g || (gain == *g && len < *l),
+            };
+            if better {
+                best = Some((gain, len, path));
+            }
+        }
+        best.map(|(_, _, p)| p)
+    }
+
+    /// `me`'s score after walking `path` (pen kept down) on `sim`, everybody
+    /// else standing still; `sim` is given back as it was.
+    fn closing_gain(&self, sim: &mut State, path: &[u8]) -> i32 {
+        let me = self.me;
+        let mut played = 0;
+        for w in path.windows(2) {
+            let Some(d) = dir_between(w[0], w[1]) else {
+                break;
+            };
+            let mut joint = [Command::STAY; PLAYERS];
+            joint[me] = Command::new(d, Pen::Keep);
+            if sim.kills_itself(me, joint[me]) {
+                break;
+            }
+            sim.apply_unchecked(&joint);
+            played += 1;
+            if sim.player(me).state() != PenState::Down {
+                break;
+            }
+        }
+        let score = if sim.player(me).is_alive() {
+            sim.score(me)
+        } else {
+            i32::MIN / 2
+        };
+        for _ in 0..played {
+            sim.undo();
+        }
+        score
+    }
+
     /// A vertex of a pen-down opponent's trail (or the opponent's vertex)
     /// that `me` reaches with the pen up before the opponent can close its
     /// loop, at most [`Params::cut_reach`] moves away: the nearest such.
@@ -662,7 +775,9 @@ pub enum Intent {
     Idle,
     /// Goes on along its loop.
     Draw,
-    /// Closes its loop by the shortest way: an opponent came too close.
+    /// Closes its loop early, an opponent having come too close: by the
+    /// shortest way, or with [`Params::bail_most_land`] by the safe way that
+    /// takes the most land.
     BailOut,
     /// Walks (pen up) towards a pen-down opponent's trail.
     Cut,
@@ -727,7 +842,12 @@ impl Pilot {
                 return (go, Intent::Draw);
             }
         }
-        match closing_path(st, me) {
+        let best = if self.params.bail_most_land {
+            planner.best_closing(&mut st.clone())
+        } else {
+            None
+        };
+        match best.or_else(|| closing_path(st, me)) {
             Some(c) if c.len() >= 2 => {
                 let mut plan = Path::default();
                 for &v in trail {
@@ -882,6 +1002,70 @@ impl Pilot {
 mod tests {
     use super::*;
 
+    /// Plays `moves` for player `p`, everybody else staying.
+    fn walk(st: &mut State, p: usize, moves: &[Command]) {
+        for &c in moves {
+            let mut joint = [Command::STAY; PLAYERS];
+            joint[p] = c;
+            st.apply_unchecked(&joint);
+        }
+    }
+
+    /// Player 0 pen down from (0, 0): right to (4, 0), down to (4, 1),
+    /// left to (3, 1); player 1 at `opponent`, 2 and 3 dead.
+    fn hook_trail(opponent: (u8, u8)) -> State {
+        let mut st = State::with_dead(
+            [(0, 0), opponent, (0, 10), (10, 0)],
+            [false, false, true, true],
+        );
+        let moves = [
+            Command::new(Dir::Right, Pen::Down),
+            Command::new(Dir::Right, Pen::Keep),
+            Command::new(Dir::Right, Pen::Keep),
+            Command::new(Dir::Right, Pen::Keep),
+            Command::new(Dir::Down, Pen::Keep),
+            Command::new(Dir::Left, Pen::Keep),
+        ];
+        walk(&mut st, 0, &moves);
+        assert_eq!(st.player(0).state(), PenState::Down);
+        assert_eq!(st.player(0).vertex(), super::super::vertex(3, 1));
+        st
+    }
+
+    #[test]
+    fn the_best_closing_takes_the_most_land_no_opponent_can_cut_in_time() {
+        let v = |x, y| super::super::vertex(x, y);
+        // Nobody near: the whole hook, four cells, by the way round to
+        // the trail's start (the shortest way closes one cell).
+        let st = hook_trail((10, 10));
+        assert_eq!(closing_path(&st, 0).map(|p| p.len()), Some(2));
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        let best = planner.best_closing(&mut st.clone()).expect("a safe way");
+        assert_eq!(
+            best.vertices(),
+            [v(3, 1), v(2, 1), v(1, 1), v(0, 1), v(0, 0)]
+        );
+        // An opponent at (0, 3) reaches (0, 1) in two moves and the trail's
+        // start in three: the longest safe way closes at (1, 0), three
+        // cells.
+        let st = hook_trail((0, 3));
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        let best = planner.best_closing(&mut st.clone()).expect("a safe way");
+        assert_eq!(best.vertices(), [v(3, 1), v(2, 1), v(1, 1), v(1, 0)]);
+        let before = st.score(0);
+        assert_eq!(
+            planner.closing_gain(&mut st.clone(), best.vertices()) - before,
+            90
+        );
+        // A move from the trail's end: only the one-move way is safe (the
+        // loop closes in the turn the opponent arrives, and a player that
+        // closes a loop is safe that turn).
+        let st = hook_trail((3, 2));
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        let best = planner.best_closing(&mut st.clone()).expect("a safe way");
+        assert_eq!(best.vertices(), [v(3, 1), v(3, 0)]);
+    }
+
     /// Players 0 and 1 alive at opposite corners, 2 and 3 dead, `turns`
     /// turns of everybody staying played.
     fn duel_after(turns: u32) -> State {
@@ -995,11 +1179,7 @@ mod tests {
             Command::new(Dir::Left, Pen::Keep),
             Command::new(Dir::Left, Pen::Keep),
         ];
-        for c in moves {
-            let mut joint = [Command::STAY; PLAYERS];
-            joint[1] = c;
-            st.apply_unchecked(&joint);
-        }
+        walk(&mut st, 1, &moves);
         assert_eq!(st.player(1).state(), PenState::Down);
         let planner = Planner::new(&st, 0, Params::STRONG);
         // Into the square's centre (5, 5): enclosed when it closes.
