@@ -637,9 +637,14 @@ impl State {
         }
     }
 
+    /// The vertices with a trap as a bit set (bit `v` for vertex index `v`).
+    pub fn trap_set(&self) -> u128 {
+        self.trap1 | self.trap2
+    }
+
     /// The traps as `(x, y, counter)` in increasing `(y, x)` order.
     pub fn traps(&self) -> impl Iterator<Item = (u8, u8, u8)> + '_ {
-        let all = self.trap1 | self.trap2;
+        let all = self.trap_set();
         (0..VERTICES as u8)
             .filter(move |&v| all & bit(v) != 0)
             .map(move |v| {

@@ -447,9 +447,7 @@ impl<'a> Planner<'a> {
         let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
         let mut cands: Vec<(f64, Rect)> = Vec::new();
         let mut per = Path::default();
-        let trap_vertices: u128 = st
-            .traps()
-            .fold(0u128, |acc, (x, y, _)| acc | (1u128 << super::vertex(x, y)));
+        let trap_vertices = st.trap_set();
         for y0 in 0..SIDE as u8 {
             for y1 in y0 + 1..SIDE as u8 {
                 for x0 in 0..SIDE as u8 {
@@ -665,10 +663,7 @@ impl<'a> Planner<'a> {
     pub fn best_closing(&self, sim: &mut State) -> Option<Path> {
         let st = self.st;
         let me = self.me;
-        let traps: u128 = st
-            .traps()
-            .fold(0u128, |acc, (x, y, _)| acc | (1u128 << super::vertex(x, y)));
-        let tree = ClosingTree::new(st, me, traps)?;
+        let tree = ClosingTree::new(st, me, st.trap_set())?;
         let mut ends = tree.ends;
         let near_trail = self.threat(st.trail(me));
         let before = st.score(me);
