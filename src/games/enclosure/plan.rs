@@ -12,7 +12,9 @@
 //! ([`Planner::cut_target`]) and where its trail is nearest
 //! ([`Planner::nearest_trail_vertex`]).
 //!
-//! Everything works on fixed arrays: no allocation.
+//! Distance maps, paths and the loops played out on the simulator use fixed
+//! arrays; [`Planner::best_rectangle`] gathers its candidates and the traps
+//! in two `Vec`s per call (once a turn, never inside a rollout).
 
 use super::{
     xy, Command, Dir, Pen, PenState, State, CELL_SIDE, MAX_TURNS, PLAYERS, SIDE, VERTICES,
@@ -523,6 +525,7 @@ impl<'a> Planner<'a> {
         cands.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut here = st.clone();
         let mut there = st.clone();
+        let traps: Vec<(u8, u8, u8)> = st.traps().collect();
         for (checked, (_, r)) in cands.into_iter().enumerate() {
             if checked >= MAX_CHECKS {
                 break;
@@ -538,7 +541,6 @@ impl<'a> Planner<'a> {
                     *s = (x, y, pl.state(), pl.stuck(), pl.decline());
                 }
                 there.clone_from(st);
-                let traps: Vec<(u8, u8, u8)> = st.traps().collect();
                 there.force_visible(&shown, &traps);
                 let lead = self.params.walk_weight * f64::from(r.walk);
                 self.exposure_ok(&mut there, r.loop_path.vertices(), lead)
