@@ -9,7 +9,9 @@
 //! opponent must close at once or be cut), else walks to and starts the
 //! rectangle loop that takes the most `ΣS²` among those that stay safe when
 //! played out on the simulator (after every move, the shortest way to close is
-//! shorter than every opponent's distance to the trail and to that way), with
+//! shorter than every opponent's distance to the trail and to that way), a
+//! loop longer than the nearest opponent's distance to it weighed down by how
+//! much longer (an opponent could reach it before it closes), with
 //! no loop under 25 cells' worth before the last 25 turns (it waits, stepping
 //! away from the nearest opponent, for room to draw a big one, or with one
 //! opponent left walking to within a move of it, ready to cut any trail it

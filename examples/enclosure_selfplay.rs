@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        bail_most_land: false,
+        risk_tau: 0.0,
         ..Params::STRONG
     }
 }

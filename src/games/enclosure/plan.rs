@@ -250,6 +250,12 @@ pub struct Params {
     /// takes the most land among those no opponent can cut in time
     /// ([`Planner::best_closing`]), instead of the shortest way.
     pub bail_most_land: bool,
+    /// Weighs a rectangle of perimeter `P` whose nearest live opponent is
+    /// `d < P` moves from it by `exp(-(P - d) / risk_tau)`: such a loop can
+    /// be reached before it closes, and a bail-out takes less land than the
+    /// plan. `0.0` weighs nothing: only [`Planner::exposure_ok`], which
+    /// assumes the opponents stand still, decides.
+    pub risk_tau: f64,
 }
 
 impl Params {
@@ -266,6 +272,7 @@ impl Params {
         duel_hunt: true,
         duel_chase: true,
         bail_most_land: true,
+        risk_tau: 4.0,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -281,6 +288,7 @@ impl Params {
         duel_hunt: false,
         duel_chase: false,
         bail_most_land: false,
+        risk_tau: 0.0,
     };
 }
 
@@ -437,11 +445,12 @@ impl<'a> Planner<'a> {
     }
 
     /// The most valuable rectangle loop `me` can start (pen up), weighing
-    /// its gain by the walk there. Candidates pass a quick filter (every
-    /// live opponent at least `safety · P + walk_weight · walk` moves from
-    /// the border), then, best first, the loops that start here are played
-    /// out on the simulator ([`Planner::exposure_ok`]); `None` when none
-    /// fits.
+    /// its gain by the walk there and by the risk that an opponent reaches
+    /// it before it closes ([`Params::risk_tau`]). Candidates pass a quick
+    /// filter (every live opponent at least `safety · P + walk_weight · walk`
+    /// moves from the border), then, best first, the loops that start here
+    /// are played out on the simulator ([`Planner::exposure_ok`]); `None`
+    /// when none fits.
     pub fn best_rectangle(&self) -> Option<Rect> {
         let st = self.st;
         let me = self.me;
@@ -486,16 +495,20 @@ impl<'a> Planner<'a> {
                         let need = (self.params.safety * f64::from(p)
                             + self.params.walk_weight * f64::from(walk))
                         .ceil();
-                        if f64::from(self.threat(vs)) < need {
+                        let threat = i32::from(self.threat(vs));
+                        if f64::from(threat) < need {
                             continue;
                         }
                         let gain = gain_inside(st, x0, y0, x1, y1);
                         if gain == 0 || (gain < self.params.min_gain && left > LATE) {
                             continue;
                         }
-                        let score = f64::from(gain)
+                        let mut score = f64::from(gain)
                             * self.params.walk_discount.powi(i32::from(walk))
                             - 0.01 * f64::from(p);
+                        if self.params.risk_tau > 0.0 && p > threat {
+                            score *= (-f64::from(p - threat) / self.params.risk_tau).exp();
+                        }
                         for reverse in [false, true] {
                             let mut loop_path = Path::default();
                             let n = vs.len();
