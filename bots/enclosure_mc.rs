@@ -11,17 +11,17 @@
 //! played out on the simulator (after every move, the shortest way to close is
 //! shorter than every opponent's distance to the trail and to that way), a
 //! loop longer than the nearest opponent's distance to it weighed down by how
-//! much longer (an opponent could reach it before it closes), with
-//! no loop under 25 cells' worth before the last 25 turns (it waits, stepping
-//! away from the nearest opponent, for room to draw a big one, or with one
-//! opponent left walking to within a move of it, ready to cut any trail it
-//! starts); with the pen down it follows its loop while that still holds after
-//! the next move, and otherwise closes by the way that takes the most land
-//! among those no opponent can cut in time (the shortest way when none is
-//! safe). It rebuilds trails and land from the STATUS lines and says on stderr
-//! when the judge's STATUS differs from its prediction. Nothing but protocol
-//! lines goes to stdout; every line is flushed. It is deterministic and answers
-//! in milliseconds, so `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and
+//! much longer (an opponent could reach it before it closes), with no loop
+//! worth less than two cells in one region before the last 25 turns (with
+//! none to draw it waits, stepping away from the nearest opponent, or with
+//! one opponent left walking to within a move of it, ready to cut any trail
+//! it starts); with the pen down it follows its loop while that still holds
+//! after the next move, and otherwise closes by the way that takes the most
+//! land among those no opponent can cut in time (the shortest way when none
+//! is safe). It rebuilds trails and land from the STATUS lines and says on
+//! stderr when the judge's STATUS differs from its prediction. Nothing but
+//! protocol lines goes to stdout; every line is flushed. It is deterministic
+//! and answers in milliseconds, so `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and
 //! `BOTZONE_ITERATIONS` change nothing.
 //!
 //! ```text

@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        risk_tau: 0.0,
+        min_gain: 25,
         ..Params::STRONG
     }
 }

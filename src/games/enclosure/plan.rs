@@ -229,7 +229,8 @@ pub struct Params {
     /// opponents that rush the trail from the start.
     pub approach: f64,
     /// Loops taking less `ΣS²` than this are not drawn before the last
-    /// [`LATE`] turns: better to wait for room for a big one.
+    /// [`LATE`] turns, so as to wait for room for a bigger one (4 in
+    /// [`Params::STRONG`]: nothing less than two cells in one region).
     pub min_gain: u32,
     /// With no loop to draw, step away from the nearest opponent (else
     /// stay).
@@ -266,7 +267,7 @@ impl Params {
         bail_slack: 0,
         walk_discount: 0.9,
         approach: 0.0,
-        min_gain: 25,
+        min_gain: 4,
         idle_moves: true,
         cut_reach: 8,
         duel_hunt: true,
