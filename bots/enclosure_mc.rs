@@ -7,8 +7,9 @@
 //! trail it can reach before that opponent can close (with one opponent left it
 //! walks to that opponent's trail whenever its pen is down, in time or not: the
 //! opponent must close at once or be cut), else walks to and starts the
-//! rectangle loop that takes the most `ΣS²` among those that stay safe when
-//! played out on the simulator (after every move, the shortest way to close is
+//! rectangle loop that takes the most `ΣS²` (counting an opponent it closes
+//! round, which dies: one walled in by land with its pen down cannot get
+//! out) among those that stay safe when played out on the simulator (after every move, the shortest way to close is
 //! shorter than every opponent's distance to the trail and to that way), a
 //! loop longer than the nearest opponent's distance to it weighed down by how
 //! much longer (an opponent could reach it before it closes), with no loop

@@ -4,9 +4,11 @@
 //! anybody steps on it. A loop of `P` edges is safe against any opponent whose
 //! distance to every vertex of the loop is at least the number of turns the
 //! trail stays open. This module measures that: pen-up distance maps of every
-//! player ([`distance_map`]), every axis-aligned rectangle as a candidate loop
-//! with the unowned land it would take and how close each opponent is to its
-//! boundary ([`Planner::best_rectangle`]), the shortest way back to one's own
+//! player ([`distance_map`]; [`pen_down_distance_map`] for a pen-down one,
+//! which may walk no region's interior), every axis-aligned rectangle as a
+//! candidate loop with the unowned land it would take, the opponents it would
+//! close round and how close each opponent is to its boundary
+//! ([`Planner::best_rectangle`]), the shortest way back to one's own
 //! trail ([`closing_path`]) and the one that takes the most land in safety
 //! ([`Planner::best_closing`]), how soon a pen-down opponent can close its loop
 //! ([`Planner::cut_target`]) and where its trail is nearest
@@ -112,6 +114,61 @@ pub fn distance_map(st: &State, p: usize, out: &mut DistMap, parent: &mut [u8; V
             queue[tail] = n;
             tail += 1;
         }
+    }
+}
+
+/// Distances of pen-down player `p` to every vertex as a pen-down player
+/// moves ([`FAR`] where it cannot get): over no edge interior to any region
+/// while the pen is down, and, once a move onto its own trail has closed
+/// the loop, with the pen up as in [`distance_map`]; plus the turns it is
+/// still held by a trap. A lower bound: the rule against reversing is not
+/// counted, nor the trail vertices the walk may not cross. For a pen-up
+/// player it is [`distance_map`].
+pub fn pen_down_distance_map(st: &State, p: usize, out: &mut DistMap) {
+    let pl = st.player(p);
+    if pl.state() != PenState::Down {
+        let mut parent = [FAR; VERTICES];
+        distance_map(st, p, out, &mut parent);
+        return;
+    }
+    out.fill(FAR);
+    // Breadth-first over (vertex, pen) pairs: `seen[0]` pen down, `seen[1]`
+    // pen up after closing.
+    let mut seen = [[FAR; VERTICES]; 2];
+    let mut queue = [(0u8, 0u8); 2 * VERTICES];
+    let (mut head, mut tail) = (0, 0);
+    let start = pl.vertex();
+    seen[0][usize::from(start)] = pl.stuck();
+    queue[tail] = (start, 0);
+    tail += 1;
+    while head < tail {
+        let (v, up) = queue[head];
+        head += 1;
+        let d = seen[usize::from(up)][usize::from(v)];
+        for (_, n) in neighbours(v) {
+            let interior = st.interior_owner(v, n);
+            let next_up = if up == 1 {
+                if interior.is_some_and(|o| o != p) {
+                    continue;
+                }
+                1
+            } else {
+                if interior.is_some() {
+                    continue;
+                }
+                u8::from(pl.on_trail(n))
+            };
+            let slot = &mut seen[usize::from(next_up)][usize::from(n)];
+            if *slot != FAR {
+                continue;
+            }
+            *slot = d.saturating_add(1);
+            queue[tail] = (n, next_up);
+            tail += 1;
+        }
+    }
+    for (o, (a, b)) in out.iter_mut().zip(seen[0].iter().zip(seen[1].iter())) {
+        *o = (*a).min(*b);
     }
 }
 
@@ -257,6 +314,19 @@ pub struct Params {
     /// plan. `0.0` weighs nothing: only [`Planner::exposure_ok`], which
     /// assumes the opponents stand still, decides.
     pub risk_tau: f64,
+    /// `ΣS²` a rectangle is worth for each live opponent standing strictly
+    /// inside it (it dies when the loop closes, 被围杀); when that is every
+    /// live opponent, the rectangle is worth the `ΣS²` of all unowned land
+    /// instead (the sole survivor takes it). Only an opponent that cannot
+    /// reach the loop in time passes [`Planner::exposure_ok`], such as a
+    /// pen-down one walled in by land (see [`Params::pen_down_reach`]).
+    /// `0` credits nothing.
+    pub kill_value: u32,
+    /// Measure a pen-down opponent's reach as a pen-down player moves: over
+    /// no edge interior to any region until it closes its loop (by stepping
+    /// onto its own trail), with the pen up after that. Else as if its pen
+    /// were up.
+    pub pen_down_reach: bool,
 }
 
 impl Params {
@@ -274,6 +344,8 @@ impl Params {
         duel_chase: true,
         bail_most_land: true,
         risk_tau: 4.0,
+        kill_value: 400,
+        pen_down_reach: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -290,6 +362,8 @@ impl Params {
         duel_chase: false,
         bail_most_land: false,
         risk_tau: 0.0,
+        kill_value: 0,
+        pen_down_reach: false,
     };
 }
 
@@ -390,6 +464,9 @@ impl<'a> Planner<'a> {
         let mut parent = [[FAR; VERTICES]; PLAYERS];
         for p in 0..PLAYERS {
             distance_map(st, p, &mut dist[p], &mut parent[p]);
+            if params.pen_down_reach && p != me && st.player(p).state() == PenState::Down {
+                pen_down_distance_map(st, p, &mut dist[p]);
+            }
         }
         Planner {
             st,
@@ -445,8 +522,9 @@ impl<'a> Planner<'a> {
         dir_between(here, v)
     }
 
-    /// The most valuable rectangle loop `me` can start (pen up), weighing
-    /// its gain by the walk there and by the risk that an opponent reaches
+    /// The most valuable rectangle loop `me` can start (pen up), its gain
+    /// counting the opponents it would close round ([`Params::kill_value`]),
+    /// weighing that by the walk there and by the risk that an opponent reaches
     /// it before it closes ([`Params::risk_tau`]). Candidates pass a quick
     /// filter (every live opponent at least `safety · P + walk_weight · walk`
     /// moves from the border), then, best first, the loops that start here
@@ -460,6 +538,18 @@ impl<'a> Planner<'a> {
         let mut cands: Vec<(f64, Rect)> = Vec::new();
         let mut per = Path::default();
         let trap_vertices = st.trap_set();
+        // Live opponents' vertices, for loops that close round them.
+        let mut opponents = [(0u8, 0u8); PLAYERS];
+        let mut live = 0;
+        for p in (0..PLAYERS).filter(|&p| p != me && st.player(p).is_alive()) {
+            opponents[live] = xy(st.player(p).vertex());
+            live += 1;
+        }
+        let all_land = if self.params.kill_value > 0 {
+            gain_inside(st, 0, 0, CELL_SIDE as u8, CELL_SIDE as u8)
+        } else {
+            0
+        };
         for y0 in 0..SIDE as u8 {
             for y1 in y0 + 1..SIDE as u8 {
                 for x0 in 0..SIDE as u8 {
@@ -501,10 +591,22 @@ impl<'a> Planner<'a> {
                             continue;
                         }
                         let gain = gain_inside(st, x0, y0, x1, y1);
-                        if gain == 0 || (gain < self.params.min_gain && left > LATE) {
+                        let inside = opponents[..live]
+                            .iter()
+                            .filter(|&&(x, y)| x0 < x && x < x1 && y0 < y && y < y1)
+                            .count() as u32;
+                        let kill = match inside {
+                            _ if self.params.kill_value == 0 => 0,
+                            0 => 0,
+                            n if n as usize == live => all_land,
+                            n => n * self.params.kill_value,
+                        };
+                        if gain + kill == 0
+                            || (kill == 0 && gain < self.params.min_gain && left > LATE)
+                        {
                             continue;
                         }
-                        let mut score = f64::from(gain)
+                        let mut score = f64::from(gain + kill)
                             * self.params.walk_discount.powi(i32::from(walk))
                             - 0.01 * f64::from(p);
                         if self.params.risk_tau > 0.0 && p > threat {
@@ -1041,6 +1143,89 @@ mod tests {
         assert_eq!(st.player(0).state(), PenState::Down);
         assert_eq!(st.player(0).vertex(), super::super::vertex(3, 1));
         st
+    }
+
+    /// Player 1 draws the 3x3 cells from (6, 0), walks into them to (7, 1)
+    /// and puts its pen down there, walled in by its own land; player 0
+    /// stands at (0, 10), 2 and 3 are dead.
+    fn walled_in() -> State {
+        let mut st = State::with_dead(
+            [(0, 10), (6, 0), (0, 0), (10, 10)],
+            [false, false, true, true],
+        );
+        let (r, d, l, u) = (Dir::Right, Dir::Down, Dir::Left, Dir::Up);
+        let mut moves = vec![Command::new(r, Pen::Down)];
+        for dir in [r, r, d, d, d, l, l, l, u, u, u] {
+            moves.push(Command::new(dir, Pen::Keep));
+        }
+        walk(&mut st, 1, &moves);
+        assert_eq!(st.player(1).state(), PenState::Up, "the loop closed");
+        walk(
+            &mut st,
+            1,
+            &[
+                Command::new(r, Pen::Keep),
+                Command::new(d, Pen::Keep),
+                Command::new(Dir::Stay, Pen::Down),
+            ],
+        );
+        assert!(st.player(1).is_alive());
+        assert_eq!(st.player(1).state(), PenState::Down);
+        assert_eq!(st.player(1).position(), (7, 1));
+        st
+    }
+
+    #[test]
+    fn a_pen_down_player_walled_in_by_land_reaches_nothing() {
+        let st = walled_in();
+        let mut out = [0; VERTICES];
+        pen_down_distance_map(&st, 1, &mut out);
+        let here = usize::from(super::super::vertex(7, 1));
+        assert_eq!(out[here], 0);
+        assert!((0..VERTICES).all(|v| v == here || out[v] == FAR));
+        // With the pen up it could walk its own land.
+        let mut parent = [0; VERTICES];
+        distance_map(&st, 1, &mut out, &mut parent);
+        assert_eq!(out[usize::from(super::super::vertex(9, 3))], 4);
+        // A pen-down player in the open moves, and after closing (stepping
+        // back onto its trail) walks its own land with the pen up.
+        let mut st = State::with_dead(
+            [(0, 10), (6, 0), (0, 0), (10, 10)],
+            [false, false, true, true],
+        );
+        walk(&mut st, 1, &[Command::new(Dir::Right, Pen::Down)]);
+        pen_down_distance_map(&st, 1, &mut out);
+        assert_eq!(out[usize::from(super::super::vertex(7, 2))], 2);
+        assert_eq!(out[usize::from(super::super::vertex(6, 0))], 1);
+    }
+
+    #[test]
+    fn a_loop_round_an_opponent_that_cannot_move_kills_it() {
+        for (params, kills) in [
+            (Params::STRONG, true),
+            (
+                Params {
+                    kill_value: 0,
+                    pen_down_reach: false,
+                    ..Params::STRONG
+                },
+                false,
+            ),
+        ] {
+            let mut st = walled_in();
+            let mut pilot = Pilot::new(params);
+            while !st.is_over() && st.player(0).is_alive() {
+                let mut joint = [Command::STAY; PLAYERS];
+                joint[0] = pilot.command(&st, 0).0;
+                st.apply_unchecked(&joint);
+            }
+            assert!(st.player(0).is_alive());
+            assert_eq!(!st.player(1).is_alive(), kills, "{params:?}");
+            if kills {
+                // The sole survivor took every cell nobody owned.
+                assert!(st.score(0) > 10 * 80 * 80, "{}", st.score(0));
+            }
+        }
     }
 
     #[test]
