@@ -9,8 +9,9 @@
 //! opponent must close at once or be cut), else walks to and starts the
 //! rectangle loop that takes the most `ΣS²` (counting an opponent it closes
 //! round, which dies: one walled in by land with its pen down cannot get
-//! out) among those that stay safe when played out on the simulator (after every move, the shortest way to close is
-//! shorter than every opponent's distance to the trail and to that way), a
+//! out) among those that stay safe when played out on the simulator (after
+//! every move, the shortest way to close is shorter than every opponent's
+//! distance to the trail and to that way), a
 //! loop longer than the nearest opponent's distance to it weighed down by how
 //! much longer (an opponent could reach it before it closes), with no loop
 //! worth less than two cells in one region before the last 25 turns (with

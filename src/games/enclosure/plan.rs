@@ -463,9 +463,11 @@ impl<'a> Planner<'a> {
         let mut dist = [[FAR; VERTICES]; PLAYERS];
         let mut parent = [[FAR; VERTICES]; PLAYERS];
         for p in 0..PLAYERS {
-            distance_map(st, p, &mut dist[p], &mut parent[p]);
+            // Only `me`'s walks are followed back (`parent`).
             if params.pen_down_reach && p != me && st.player(p).state() == PenState::Down {
                 pen_down_distance_map(st, p, &mut dist[p]);
+            } else {
+                distance_map(st, p, &mut dist[p], &mut parent[p]);
             }
         }
         Planner {
@@ -524,8 +526,8 @@ impl<'a> Planner<'a> {
 
     /// The most valuable rectangle loop `me` can start (pen up), its gain
     /// counting the opponents it would close round ([`Params::kill_value`]),
-    /// weighing that by the walk there and by the risk that an opponent reaches
-    /// it before it closes ([`Params::risk_tau`]). Candidates pass a quick
+    /// weighing that by the walk there and by the risk that an opponent
+    /// reaches it before it closes ([`Params::risk_tau`]). Candidates pass a quick
     /// filter (every live opponent at least `safety · P + walk_weight · walk`
     /// moves from the border), then, best first, the loops that start here
     /// are played out on the simulator ([`Planner::exposure_ok`]); `None`
