@@ -143,23 +143,7 @@ fn search(
     rng: &mut Rng,
     depth: u32,
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    let w = match std::env::var("PACMAN_WEIGHTS").as_deref() {
-        Ok("hunter") => botzone::games::pacman2::policy::Weights::HUNTER,
-        Ok("flee") => botzone::games::pacman2::policy::Weights {
-            flee: 60,
-            flee_reach: 3,
-            dead_end: -120,
-            ..Default::default()
-        },
-        Ok("both") => botzone::games::pacman2::policy::Weights {
-            flee: 60,
-            flee_reach: 3,
-            dead_end: -120,
-            ..botzone::games::pacman2::policy::Weights::HUNTER
-        },
-        _ => Default::default(),
-    };
-    let mut policy = GreedyPolicy::with_weights(game, w);
+    let mut policy = GreedyPolicy::new(game);
     FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)

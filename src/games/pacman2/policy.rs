@@ -44,82 +44,17 @@ use crate::search::flat_mc::Policy;
 /// No neighbour in that direction (a wall).
 const NONE: u8 = u8::MAX;
 
-/// The policy's preferences, in the units of its noise (each action gets
-/// `0..128` of noise on top). [`Weights::default`] is the setting of
-/// `pacman_mc`; [`Weights::HUNTER`] also chases weaker players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// Stepping onto a small fruit.
-    pub small: i32,
-    /// Stepping onto a large fruit.
-    pub large: i32,
-    /// The same while a large fruit's boost lasts.
-    pub large_again: i32,
-    /// Stepping onto a weaker player.
-    pub prey: i32,
-    /// Stepping toward a stronger player's cell (the move fails).
-    pub blocked: i32,
-    /// Standing on or stepping to a cell a stronger player stands on or
-    /// can step to.
-    pub danger: i32,
-    /// Standing in the beam path of a player strong enough to shoot.
-    pub beam_threat: i32,
-    /// A beam, per player in its path.
-    pub shot_hit: i32,
-    /// A beam with nobody in its path.
-    pub shot_miss: i32,
-    /// A step toward the nearest free fruit the player reaches first.
-    pub toward_fruit: i32,
-    /// A step toward the nearest weaker player, when one is within
-    /// [`Weights::hunt_reach`] steps (0: no chase).
-    pub hunt: i32,
-    /// How far the chase looks, in steps (at most 10).
-    pub hunt_reach: u8,
-    /// A step away from the nearest stronger player, when one is within
-    /// [`Weights::flee_reach`] steps (0: no flight).
-    pub flee: i32,
-    /// How far the flight looks, in steps (at most 10).
-    pub flee_reach: u8,
-    /// A step into a dead end (a cell with one way out) while a stronger
-    /// player is within [`Weights::flee_reach`] steps.
-    pub dead_end: i32,
-}
-
-impl Weights {
-    /// A player that also chases the nearest weaker player within six
-    /// steps, as a hunter would: the policy of the `pacman_hunter`
-    /// sparring bot.
-    pub const HUNTER: Weights = Weights {
-        hunt: 60,
-        hunt_reach: 6,
-        ..Weights::DEFAULT
-    };
-
-    /// The setting of `pacman_mc` (no chase, no flight).
-    pub const DEFAULT: Weights = Weights {
-        small: 70,
-        large: 140,
-        large_again: 30,
-        prey: 110,
-        blocked: -60,
-        danger: -180,
-        beam_threat: -40,
-        shot_hit: 60,
-        shot_miss: -200,
-        toward_fruit: 45,
-        hunt: 0,
-        hunt_reach: 0,
-        flee: 0,
-        flee_reach: 0,
-        dead_end: 0,
-    };
-}
-
-impl Default for Weights {
-    fn default() -> Self {
-        Weights::DEFAULT
-    }
-}
+/// Preference weights (noise is 0..128 on top).
+const W_SMALL: i32 = 70;
+const W_LARGE: i32 = 140;
+const W_LARGE_AGAIN: i32 = 30;
+const W_PREY: i32 = 110;
+const W_BLOCKED: i32 = -60;
+const W_DANGER: i32 = -180;
+const W_BEAM_THREAT: i32 = -40;
+const W_SHOT_HIT: i32 = 60;
+const W_SHOT_MISS: i32 = -200;
+const W_TOWARD_FRUIT: i32 = 45;
 
 /// How far (in steps) the policy looks for the nearest fruit.
 const REACH: usize = 10;
@@ -139,22 +74,12 @@ pub struct GreedyPolicy {
     beam_any: [u128; MAX_CELLS],
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
-    /// Cells with one way out.
-    dead_ends: u128,
     skill_cost: i32,
-    weights: Weights,
 }
 
 impl GreedyPolicy {
-    /// Tables for the field of `game` (walls never change), with
-    /// [`Weights::default`].
+    /// Tables for the field of `game` (walls never change).
     pub fn new(game: &Pacman2) -> GreedyPolicy {
-        GreedyPolicy::with_weights(game, Weights::default())
-    }
-
-    /// Tables for the field of `game`, with the given preferences
-    /// (`hunt_reach` and `flee_reach` are capped at 10 steps).
-    pub fn with_weights(game: &Pacman2, weights: Weights) -> GreedyPolicy {
         let (w, h) = (game.width(), game.height());
         let mut p = GreedyPolicy {
             width: w,
@@ -163,13 +88,7 @@ impl GreedyPolicy {
             beam: [[0; 4]; MAX_CELLS],
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
-            dead_ends: 0,
             skill_cost: game.constants().skill_cost,
-            weights: Weights {
-                hunt_reach: weights.hunt_reach.min(REACH as u8),
-                flee_reach: weights.flee_reach.min(REACH as u8),
-                ..weights
-            },
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -202,9 +121,6 @@ impl GreedyPolicy {
                     }
                     p.beam[i][d] = path;
                     p.beam_any[i] |= path;
-                }
-                if p.next[i].iter().filter(|&&n| n != NONE).count() == 1 {
-                    p.dead_ends |= 1u128 << i;
                 }
             }
         }
@@ -296,7 +212,6 @@ impl GreedyPolicy {
     }
 
     fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng) -> Action {
-        let w = &self.weights;
         let me = v.cell[p] as usize;
         let s = v.strength[p];
         // Where stronger players are or can step to, where beams of players
@@ -338,10 +253,10 @@ impl GreedyPolicy {
         let here = 1u128 << me;
         let mut stay = 0;
         if danger & here != 0 {
-            stay += w.danger;
+            stay += W_DANGER;
         }
         if beams & here != 0 {
-            stay += w.beam_threat;
+            stay += W_BEAM_THREAT;
         }
         consider(Action::Stay, stay, &mut noise);
         // Moves: toward the nearest fruit no other player stands on, among
@@ -353,28 +268,6 @@ impl GreedyPolicy {
             Some(found) => found,
             None => (free, self.distance(me, free)),
         };
-        // The nearest weaker player to chase and stronger one to flee, with
-        // their distances (0: none within reach).
-        let prey_here = if w.hunt != 0 && weaker != 0 {
-            let k = self.distance(me, weaker);
-            if k <= usize::from(w.hunt_reach) {
-                k
-            } else {
-                0
-            }
-        } else {
-            0
-        };
-        let threat_here = if (w.flee != 0 || w.dead_end != 0) && stronger != 0 {
-            let k = self.distance(me, stronger);
-            if k <= usize::from(w.flee_reach) {
-                k
-            } else {
-                0
-            }
-        } else {
-            0
-        };
         for d in 0..4 {
             let n = self.next[me][d];
             if n == NONE {
@@ -383,37 +276,24 @@ impl GreedyPolicy {
             let nb = 1u128 << n;
             let mut score = 0;
             if stronger & nb != 0 {
-                score += w.blocked;
+                score += W_BLOCKED;
             } else if weaker & nb != 0 {
-                score += w.prey;
+                score += W_PREY;
             }
             if danger & nb != 0 {
-                score += w.danger;
+                score += W_DANGER;
             }
             if beams & nb != 0 {
-                score += w.beam_threat;
-            }
-            // `n` is nearer to a set than this cell (at distance `k >= 2`)
-            // exactly when a member is within `k - 1` steps of it.
-            if prey_here >= 2 && self.reach[n as usize][prey_here - 2] & weaker != 0 {
-                score += w.hunt;
-            }
-            if threat_here > 0 {
-                if self.reach[n as usize][threat_here - 1] & stronger == 0 {
-                    score += w.flee;
-                }
-                if self.dead_ends & nb != 0 {
-                    score += w.dead_end;
-                }
+                score += W_BEAM_THREAT;
             }
             if others & nb == 0 {
                 if small & nb != 0 {
-                    score += w.small;
+                    score += W_SMALL;
                 } else if large & nb != 0 {
                     score += if game.player(p).power_up_left > 0 {
-                        w.large_again
+                        W_LARGE_AGAIN
                     } else {
-                        w.large
+                        W_LARGE
                     };
                 } else if (2..=REACH).contains(&fruit_here)
                     && self.reach[n as usize][fruit_here - 2] & fruit != 0
@@ -421,7 +301,7 @@ impl GreedyPolicy {
                     // `n` holds no fruit, so it is nearer to one than this
                     // cell exactly when one is within `fruit_here - 1`
                     // steps of it (the balls grow with the steps).
-                    score += w.toward_fruit;
+                    score += W_TOWARD_FRUIT;
                 }
             }
             consider(Action::ALL[1 + d], score, &mut noise);
@@ -431,9 +311,9 @@ impl GreedyPolicy {
             for d in 0..4 {
                 let hits = (self.beam[me][d] & others).count_ones() as i32;
                 let score = if hits > 0 {
-                    w.shot_hit * hits
+                    W_SHOT_HIT * hits
                 } else {
-                    w.shot_miss
+                    W_SHOT_MISS
                 };
                 consider(Action::ALL[5 + d], score, &mut noise);
             }
