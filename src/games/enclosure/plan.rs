@@ -327,6 +327,11 @@ pub struct Params {
     /// onto its own trail), with the pen up after that. Else as if its pen
     /// were up.
     pub pen_down_reach: bool,
+    /// In the last `late_risk` turns, while at least two opponents are
+    /// alive, loops are planned and drawn as if no opponent could reach
+    /// them: a death keeps the land already taken, and with two opponents
+    /// left it makes nobody the sole survivor. `0` never.
+    pub late_risk: u8,
 }
 
 impl Params {
@@ -346,6 +351,7 @@ impl Params {
         risk_tau: 4.0,
         kill_value: 400,
         pen_down_reach: true,
+        late_risk: 10,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -364,6 +370,7 @@ impl Params {
         risk_tau: 0.0,
         kill_value: 0,
         pen_down_reach: false,
+        late_risk: 0,
     };
 }
 
@@ -395,6 +402,8 @@ pub struct Planner<'a> {
     dist: [DistMap; PLAYERS],
     parent: [[u8; VERTICES]; PLAYERS],
     params: Params,
+    /// Loops ignore the opponents ([`Params::late_risk`]).
+    reckless: bool,
 }
 
 /// The boundary of rectangle `(x0, y0)-(x1, y1)` clockwise from its top-left
@@ -470,12 +479,18 @@ impl<'a> Planner<'a> {
                 distance_map(st, p, &mut dist[p], &mut parent[p]);
             }
         }
+        let left = MAX_TURNS.saturating_sub(st.turn());
+        let live = (0..PLAYERS)
+            .filter(|&p| p != me && st.player(p).is_alive())
+            .count();
+        let reckless = left <= u32::from(params.late_risk) && live >= 2;
         Planner {
             st,
             me,
             dist,
             parent,
             params,
+            reckless,
         }
     }
 
@@ -497,6 +512,16 @@ impl<'a> Planner<'a> {
             }
         }
         m
+    }
+
+    /// [`Planner::threat`] as loops see it: [`FAR`] in the last turns of
+    /// [`Params::late_risk`].
+    pub fn loop_threat(&self, path: &[u8]) -> u8 {
+        if self.reckless {
+            FAR
+        } else {
+            self.threat(path)
+        }
     }
 
     /// The only live opponent of `me`, when exactly one is left.
@@ -588,7 +613,7 @@ impl<'a> Planner<'a> {
                         let need = (self.params.safety * f64::from(p)
                             + self.params.walk_weight * f64::from(walk))
                         .ceil();
-                        let threat = i32::from(self.threat(vs));
+                        let threat = i32::from(self.loop_threat(vs));
                         if f64::from(threat) < need {
                             continue;
                         }
@@ -708,7 +733,10 @@ impl<'a> Planner<'a> {
                 break;
             };
             let rest = (c.len() - 1) as f64;
-            let near = f64::from(self.threat(sim.trail(me)).min(self.threat(c.vertices())));
+            let near = f64::from(
+                self.loop_threat(sim.trail(me))
+                    .min(self.loop_threat(c.vertices())),
+            );
             if near - 1.0 - lead - self.params.approach * (t as f64)
                 < rest - f64::from(self.params.bail_slack)
             {
@@ -785,7 +813,7 @@ impl<'a> Planner<'a> {
         let me = self.me;
         let tree = ClosingTree::new(st, me, st.trap_set())?;
         let mut ends = tree.ends;
-        let near_trail = self.threat(st.trail(me));
+        let near_trail = self.loop_threat(st.trail(me));
         let before = st.score(me);
         let mut best: Option<(i32, u8, Path)> = None;
         while ends != 0 {
@@ -796,7 +824,7 @@ impl<'a> Planner<'a> {
                 continue;
             }
             let path = tree.way_to(end);
-            if self.threat(path.vertices()) < len {
+            if self.loop_threat(path.vertices()) < len {
                 continue;
             }
             let gain = self.closing_gain(sim, path.vertices()) - before;
@@ -948,7 +976,7 @@ impl Pilot {
         let plan = self.plan.vertices();
         if plan.len() > trail.len() && plan[..trail.len()] == *trail {
             let remaining = (plan.len() - trail.len()) as i32;
-            let threat = i32::from(planner.threat(&plan[..plan.len() - 1]));
+            let threat = i32::from(planner.loop_threat(&plan[..plan.len() - 1]));
             let next = plan[trail.len()];
             let go = command_to(here, next, Pen::Keep);
             if threat >= remaining - self.params.bail_slack
@@ -1006,8 +1034,8 @@ impl Pilot {
             return false;
         };
         let rest = (c.len() - 1) as i32;
-        let t1 = i32::from(planner.threat(sim.trail(me)));
-        let t2 = i32::from(planner.threat(c.vertices()));
+        let t1 = i32::from(planner.loop_threat(sim.trail(me)));
+        let t2 = i32::from(planner.loop_threat(c.vertices()));
         t1.min(t2) > rest - self.params.bail_slack
     }
 
@@ -1275,6 +1303,47 @@ mod tests {
             st.apply_unchecked(&[Command::STAY; PLAYERS]);
         }
         st
+    }
+
+    /// Player 0 at (0, 0), player 1 at (3, 3), player 2 at (10, 10) (alive
+    /// or not), player 3 dead, `turns` turns of everybody staying played.
+    fn neighbour_after(turns: u32, third_alive: bool) -> State {
+        let mut st = State::with_dead(
+            [(0, 0), (3, 3), (10, 10), (10, 0)],
+            [false, false, !third_alive, true],
+        );
+        for _ in 0..turns {
+            st.apply_unchecked(&[Command::STAY; PLAYERS]);
+        }
+        st
+    }
+
+    #[test]
+    fn late_risk_ignores_opponents_in_the_last_turns_while_two_are_alive() {
+        let risky = Params {
+            late_risk: 10,
+            ..Params::STRONG
+        };
+        let calm = Params {
+            late_risk: 0,
+            ..Params::STRONG
+        };
+        let gain = |st: &State, params: Params| {
+            Planner::new(st, 0, params)
+                .best_rectangle()
+                .map_or(0, |r| r.gain)
+        };
+        // Eight turns left, an opponent three moves from the square of four
+        // cells at hand: only the risky planner draws it (ΣS² 16).
+        let st = neighbour_after(MAX_TURNS - 8, true);
+        assert_eq!(gain(&st, risky), 16);
+        assert!(gain(&st, calm) < 16, "{}", gain(&st, calm));
+        // Not before the last ten turns, nor with one opponent left (a
+        // death would make it the sole survivor).
+        let st = neighbour_after(MAX_TURNS - 11, true);
+        assert_eq!(gain(&st, risky), gain(&st, calm));
+        let st = neighbour_after(MAX_TURNS - 8, false);
+        assert_eq!(gain(&st, risky), gain(&st, calm));
     }
 
     #[test]
