@@ -22,10 +22,11 @@
 //! land among those no opponent can cut in time (the shortest way when none
 //! is safe). In the last 10 turns, while at least two opponents are alive,
 //! it plans and draws loops as if no opponent could reach them: a death
-//! keeps the land taken and makes nobody the sole survivor. It rebuilds trails and land from the STATUS lines and says on
-//! stderr when the judge's STATUS differs from its prediction. Nothing but
-//! protocol lines goes to stdout; every line is flushed. It is deterministic
-//! and answers in milliseconds, so `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and
+//! keeps the land taken and makes nobody the sole survivor. It rebuilds
+//! trails and land from the STATUS lines and says on stderr when the
+//! judge's STATUS differs from its prediction. Nothing but protocol lines
+//! goes to stdout; every line is flushed. It is deterministic and answers
+//! in milliseconds, so `BOTZONE_TIME_LIMIT`, `BOTZONE_SEED` and
 //! `BOTZONE_ITERATIONS` change nothing.
 //!
 //! ```text

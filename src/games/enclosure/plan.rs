@@ -514,8 +514,8 @@ impl<'a> Planner<'a> {
         m
     }
 
-    /// [`Planner::threat`] as loops see it: [`FAR`] in the last turns of
-    /// [`Params::late_risk`].
+    /// [`Planner::threat`] as loops see it: [`FAR`] in the last
+    /// [`Params::late_risk`] turns while at least two opponents are alive.
     pub fn loop_threat(&self, path: &[u8]) -> u8 {
         if self.reckless {
             FAR
@@ -1292,30 +1292,34 @@ mod tests {
         assert_eq!(best.vertices(), [v(3, 1), v(3, 0)]);
     }
 
-    /// Players 0 and 1 alive at opposite corners, 2 and 3 dead, `turns`
+    /// Players started at `starts` (the `dead` ones dead), then `turns`
     /// turns of everybody staying played.
-    fn duel_after(turns: u32) -> State {
-        let mut st = State::with_dead(
-            [(0, 0), (10, 10), (0, 10), (10, 0)],
-            [false, false, true, true],
-        );
+    fn after_stays(starts: [(u8, u8); PLAYERS], dead: [bool; PLAYERS], turns: u32) -> State {
+        let mut st = State::with_dead(starts, dead);
         for _ in 0..turns {
             st.apply_unchecked(&[Command::STAY; PLAYERS]);
         }
         st
     }
 
+    /// Players 0 and 1 alive at opposite corners, 2 and 3 dead, `turns`
+    /// turns of everybody staying played.
+    fn duel_after(turns: u32) -> State {
+        after_stays(
+            [(0, 0), (10, 10), (0, 10), (10, 0)],
+            [false, false, true, true],
+            turns,
+        )
+    }
+
     /// Player 0 at (0, 0), player 1 at (3, 3), player 2 at (10, 10) (alive
     /// or not), player 3 dead, `turns` turns of everybody staying played.
     fn neighbour_after(turns: u32, third_alive: bool) -> State {
-        let mut st = State::with_dead(
+        after_stays(
             [(0, 0), (3, 3), (10, 10), (10, 0)],
             [false, false, !third_alive, true],
-        );
-        for _ in 0..turns {
-            st.apply_unchecked(&[Command::STAY; PLAYERS]);
-        }
-        st
+            turns,
+        )
     }
 
     #[test]
