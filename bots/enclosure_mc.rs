@@ -6,14 +6,16 @@
 //! `[ACTION] D P` by a [`Pilot`]: with the pen up it cuts a pen-down opponent's
 //! trail it can reach before that opponent can close (with one opponent left it
 //! walks to that opponent's trail whenever its pen is down, in time or not: the
-//! opponent must close at once or be cut), else walks to and starts the
+//! opponent must close at once or be cut; it gives that up once the opponent
+//! has closed three chased trails alive), else walks to and starts the
 //! rectangle loop that takes the most `ΣS²` (counting an opponent it closes
 //! round, which dies: one walled in by land with its pen down cannot get
 //! out) among those that stay safe when played out on the simulator (after
 //! every move, the shortest way to close is shorter than every opponent's
 //! distance to the trail and to that way), a
 //! loop longer than the nearest opponent's distance to it weighed down by how
-//! much longer (an opponent could reach it before it closes), with no loop
+//! much longer (an opponent could reach it before it closes; an opponent seen
+//! standing still, pen up, for three turns in a row does not count), with no loop
 //! worth less than two cells in one region before the last 25 turns (with
 //! none to draw it waits, stepping away from the nearest opponent, or with
 //! one opponent left walking to within a move of it, ready to cut any trail

@@ -304,6 +304,11 @@ pub struct Params {
     /// nearest vertex of its trail even when it can close first: it must
     /// close at once, small, or be cut (needs [`Params::duel_hunt`]).
     pub duel_chase: bool,
+    /// Stop the duel chase ([`Params::duel_chase`]) for the rest of the
+    /// game once the last opponent has closed this many chased trails
+    /// alive: an opponent that keeps out of reach is not worth the walks.
+    /// `0` never stops.
+    pub chase_give_up: u8,
     /// Pen down, when the plan must be given up, close by the way that
     /// takes the most land among those no opponent can cut in time
     /// ([`Planner::best_closing`]), instead of the shortest way.
@@ -332,6 +337,11 @@ pub struct Params {
     /// them: a death keeps the land already taken, and with two opponents
     /// left it makes nobody the sole survivor. `0` never.
     pub late_risk: u8,
+    /// An opponent that has stood still, pen up, for this many turns in a
+    /// row is left out of the risk weight ([`Params::risk_tau`]): it is
+    /// not coming, and if it starts, the bot bails out as always. `0`
+    /// never.
+    pub calm_after: u8,
 }
 
 impl Params {
@@ -347,11 +357,13 @@ impl Params {
         cut_reach: 8,
         duel_hunt: true,
         duel_chase: true,
+        chase_give_up: 3,
         bail_most_land: true,
         risk_tau: 4.0,
         kill_value: 400,
         pen_down_reach: true,
         late_risk: 10,
+        calm_after: 3,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -366,11 +378,13 @@ impl Params {
         cut_reach: 0,
         duel_hunt: false,
         duel_chase: false,
+        chase_give_up: 0,
         bail_most_land: false,
         risk_tau: 0.0,
         kill_value: 0,
         pen_down_reach: false,
         late_risk: 0,
+        calm_after: 0,
     };
 }
 
@@ -404,6 +418,8 @@ pub struct Planner<'a> {
     params: Params,
     /// Loops ignore the opponents ([`Params::late_risk`]).
     reckless: bool,
+    /// Opponents left out of the risk weight ([`Params::calm_after`]).
+    calm: [bool; PLAYERS],
 }
 
 /// The boundary of rectangle `(x0, y0)-(x1, y1)` clockwise from its top-left
@@ -491,7 +507,33 @@ impl<'a> Planner<'a> {
             parent,
             params,
             reckless,
+            calm: [false; PLAYERS],
         }
+    }
+
+    /// Leaves the opponents marked in `calm` out of the risk weight of
+    /// [`Planner::best_rectangle`] ([`Params::calm_after`]); the safety
+    /// checks still count them.
+    pub fn with_calm(mut self, calm: [bool; PLAYERS]) -> Self {
+        self.calm = calm;
+        self
+    }
+
+    /// [`Planner::loop_threat`] without the calm opponents.
+    fn risk_threat(&self, path: &[u8]) -> u8 {
+        if self.reckless {
+            return FAR;
+        }
+        let mut m = FAR;
+        for p in 0..PLAYERS {
+            if p == self.me || self.calm[p] || !self.st.player(p).is_alive() {
+                continue;
+            }
+            for &v in path {
+                m = m.min(self.dist[p][usize::from(v)]);
+            }
+        }
+        m
     }
 
     /// Player `p`'s distance map.
@@ -636,8 +678,9 @@ impl<'a> Planner<'a> {
                         let mut score = f64::from(gain + kill)
                             * self.params.walk_discount.powi(i32::from(walk))
                             - 0.01 * f64::from(p);
-                        if self.params.risk_tau > 0.0 && p > threat {
-                            score *= (-f64::from(p - threat) / self.params.risk_tau).exp();
+                        let risk = i32::from(self.risk_threat(vs));
+                        if self.params.risk_tau > 0.0 && p > risk {
+                            score *= (-f64::from(p - risk) / self.params.risk_tau).exp();
                         }
                         for reverse in [false, true] {
                             let mut loop_path = Path::default();
@@ -909,6 +952,15 @@ pub fn command_to(here: u8, next: u8, pen: Pen) -> Command {
 pub struct Pilot {
     params: Params,
     plan: Path,
+    /// The opponent whose trail the last [`Intent::Chase`] walked to,
+    /// until it closes or dies.
+    chased: Option<usize>,
+    /// How many chased trails were closed by an opponent that lived.
+    failed_chases: u8,
+    /// Each player's vertex at the last turn seen, and for how many turns
+    /// in a row it has stood there pen up.
+    last_seen: [u8; PLAYERS],
+    still: [u8; PLAYERS],
 }
 
 /// What a [`Pilot`] decided, for the log.
@@ -942,6 +994,10 @@ impl Pilot {
         Pilot {
             params,
             plan: Path::default(),
+            chased: None,
+            failed_chases: 0,
+            last_seen: [FAR; PLAYERS],
+            still: [0; PLAYERS],
         }
     }
 
@@ -957,7 +1013,28 @@ impl Pilot {
         if st.is_over() || !pl.is_alive() || pl.stuck() > 0 {
             return (Command::STAY, Intent::Idle);
         }
-        let planner = Planner::new(st, me, self.params);
+        if let Some(p) = self.chased {
+            match st.player(p).state() {
+                PenState::Down => {}
+                PenState::Up => {
+                    self.failed_chases = self.failed_chases.saturating_add(1);
+                    self.chased = None;
+                }
+                PenState::Dead => self.chased = None,
+            }
+        }
+        let mut calm = [false; PLAYERS];
+        for (p, c) in calm.iter_mut().enumerate() {
+            let o = st.player(p);
+            if o.vertex() == self.last_seen[p] && o.state() == PenState::Up {
+                self.still[p] = self.still[p].saturating_add(1);
+            } else {
+                self.still[p] = 0;
+            }
+            self.last_seen[p] = o.vertex();
+            *c = p != me && self.params.calm_after > 0 && self.still[p] >= self.params.calm_after;
+        }
+        let planner = Planner::new(st, me, self.params).with_calm(calm);
         let here = pl.vertex();
         let (c, intent) = match pl.state() {
             PenState::Down => self.pen_down(st, me, &planner),
@@ -1058,11 +1135,14 @@ impl Pilot {
                 }
             }
         }
-        if let Some(p) = duel.filter(|_| self.params.duel_chase) {
+        let give_up = self.params.chase_give_up;
+        let chase = self.params.duel_chase && (give_up == 0 || self.failed_chases < give_up);
+        if let Some(p) = duel.filter(|_| chase) {
             if let Some(v) = planner.nearest_trail_vertex(p) {
                 if let Some(d) = planner.step_towards(v) {
                     let go = Command::new(d, Pen::Keep);
                     if !planner.enclosed_if_closed(go, p) {
+                        self.chased = Some(p);
                         return (go, Intent::Chase);
                     }
                 }
@@ -1432,6 +1512,96 @@ mod tests {
         };
         let (_, intent) = Pilot::new(calm).command(&st, 0);
         assert_ne!(intent, Intent::Chase);
+    }
+
+    #[test]
+    fn a_duel_chaser_gives_up_on_an_opponent_that_keeps_closing_in_time() {
+        // The position of the test above (player 1's pen down, closing in
+        // three moves), and the one before it, with player 1's pen up: as
+        // if player 1 put its pen down, was chased and closed, again and
+        // again.
+        let open = duel_after(0);
+        let mut drawing = open.clone();
+        for c in [
+            Command::new(Dir::Left, Pen::Down),
+            Command::new(Dir::Left, Pen::Keep),
+        ] {
+            let mut joint = [Command::STAY; PLAYERS];
+            joint[1] = c;
+            drawing.apply_unchecked(&joint);
+        }
+        let limit = Params::STRONG.chase_give_up;
+        assert!(limit > 0);
+        let mut pilot = Pilot::new(Params::STRONG);
+        for _ in 0..limit {
+            assert_eq!(pilot.command(&drawing, 0).1, Intent::Chase);
+            // Chased again while the trail is still down: one episode.
+            assert_eq!(pilot.command(&drawing, 0).1, Intent::Chase);
+            assert_ne!(pilot.command(&open, 0).1, Intent::Chase);
+        }
+        assert_ne!(pilot.command(&drawing, 0).1, Intent::Chase);
+
+        let stubborn = Params {
+            chase_give_up: 0,
+            ..Params::STRONG
+        };
+        let mut pilot = Pilot::new(stubborn);
+        for _ in 0..=limit {
+            assert_eq!(pilot.command(&drawing, 0).1, Intent::Chase);
+            assert_ne!(pilot.command(&open, 0).1, Intent::Chase);
+        }
+        assert_eq!(pilot.command(&drawing, 0).1, Intent::Chase);
+    }
+
+    #[test]
+    fn an_opponent_that_stands_still_is_left_out_of_the_risk_weight() {
+        // Player 1 stands pen up at (3, 3), three moves from player 0's
+        // corner on each axis: near enough to weigh down big loops there.
+        let st = neighbour_after(0, false);
+        let perimeter = |r: &Rect| {
+            let (x0, y0, x1, y1) = r.corners;
+            2 * (u32::from(x1 - x0) + u32::from(y1 - y0))
+        };
+        let wary = Planner::new(&st, 0, Params::STRONG)
+            .best_rectangle()
+            .expect("a loop");
+        let mut calm = [false; PLAYERS];
+        calm[1] = true;
+        let bold = Planner::new(&st, 0, Params::STRONG)
+            .with_calm(calm)
+            .best_rectangle()
+            .expect("a loop");
+        assert!(
+            perimeter(&bold) > perimeter(&wary),
+            "{bold:?} is no bigger than {wary:?}"
+        );
+        assert!(bold.gain > wary.gain);
+
+        // Played out with player 1 standing still: a pilot marks it calm
+        // once it has seen it stand there for `calm_after` turns, and
+        // starts the bigger loop; one that never does starts the smaller.
+        let after = Params::STRONG.calm_after;
+        assert!(after > 0);
+        let started = |params: Params| {
+            let mut pilot = Pilot::new(params);
+            let mut st = st.clone();
+            for _ in 0..30 {
+                let (c, intent) = pilot.command(&st, 0);
+                if intent == Intent::Start {
+                    return pilot.plan().to_vec();
+                }
+                let mut joint = [Command::STAY; PLAYERS];
+                joint[0] = c;
+                st.apply_unchecked(&joint);
+            }
+            panic!("no loop started in 30 turns");
+        };
+        assert_eq!(started(Params::STRONG), bold.loop_path.vertices());
+        let wary_params = Params {
+            calm_after: 0,
+            ..Params::STRONG
+        };
+        assert_eq!(started(wary_params), wary.loop_path.vertices());
     }
 
     #[test]
