@@ -14,8 +14,8 @@
 //! every move, the shortest way to close is shorter than every opponent's
 //! distance to the trail and to that way), a
 //! loop longer than the nearest opponent's distance to it weighed down by how
-//! much longer (an opponent could reach it before it closes; an opponent seen
-//! standing still, pen up, for three turns in a row does not count), with no loop
+//! much longer (an opponent could reach it before it closes; an opponent that
+//! has not stepped nearer for three turns in a row does not count), with no loop
 //! worth less than two cells in one region before the last 25 turns (with
 //! none to draw it waits, stepping away from the nearest opponent, or with
 //! one opponent left walking to within a move of it, ready to cut any trail

@@ -337,10 +337,11 @@ pub struct Params {
     /// them: a death keeps the land already taken, and with two opponents
     /// left it makes nobody the sole survivor. `0` never.
     pub late_risk: u8,
-    /// An opponent that has stood still, pen up, for this many turns in a
-    /// row is left out of the risk weight ([`Params::risk_tau`]): it is
-    /// not coming, and if it starts, the bot bails out as always. `0`
-    /// never.
+    /// An opponent that has not stepped nearer to the bot (Manhattan
+    /// distance to where the bot stood the turn before) for this many
+    /// turns in a row is left out of the risk weight ([`Params::risk_tau`]):
+    /// it is not coming, and if it starts, the bot bails out as always (the
+    /// safety check still counts it). `0` never.
     pub calm_after: u8,
 }
 
@@ -958,9 +959,9 @@ pub struct Pilot {
     /// How many chased trails were closed by an opponent that lived.
     failed_chases: u8,
     /// Each player's vertex at the last turn seen, and for how many turns
-    /// in a row it has stood there pen up.
+    /// in a row it has not stepped nearer to `me` ([`Params::calm_after`]).
     last_seen: [u8; PLAYERS],
-    still: [u8; PLAYERS],
+    quiet: [u8; PLAYERS],
 }
 
 /// What a [`Pilot`] decided, for the log.
@@ -997,7 +998,7 @@ impl Pilot {
             chased: None,
             failed_chases: 0,
             last_seen: [FAR; PLAYERS],
-            still: [0; PLAYERS],
+            quiet: [0; PLAYERS],
         }
     }
 
@@ -1024,15 +1025,26 @@ impl Pilot {
             }
         }
         let mut calm = [false; PLAYERS];
+        let mine_before = self.last_seen[me];
+        let far = |a: u8, b: u8| {
+            let ((ax, ay), (bx, by)) = (xy(a), xy(b));
+            ax.abs_diff(bx) + ay.abs_diff(by)
+        };
         for (p, c) in calm.iter_mut().enumerate() {
             let o = st.player(p);
-            if o.vertex() == self.last_seen[p] && o.state() == PenState::Up {
-                self.still[p] = self.still[p].saturating_add(1);
+            let before = self.last_seen[p];
+            // Not a step nearer to where `me` stood (standing still counts).
+            let quiet = before != FAR
+                && mine_before != FAR
+                && o.is_alive()
+                && far(o.vertex(), mine_before) >= far(before, mine_before);
+            if quiet {
+                self.quiet[p] = self.quiet[p].saturating_add(1);
             } else {
-                self.still[p] = 0;
+                self.quiet[p] = 0;
             }
             self.last_seen[p] = o.vertex();
-            *c = p != me && self.params.calm_after > 0 && self.still[p] >= self.params.calm_after;
+            *c = p != me && self.params.calm_after > 0 && self.quiet[p] >= self.params.calm_after;
         }
         let planner = Planner::new(st, me, self.params).with_calm(calm);
         let here = pl.vertex();
@@ -1554,7 +1566,7 @@ mod tests {
     }
 
     #[test]
-    fn an_opponent_that_stands_still_is_left_out_of_the_risk_weight() {
+    fn an_opponent_that_comes_no_nearer_is_left_out_of_the_risk_weight() {
         // Player 1 stands pen up at (3, 3), three moves from player 0's
         // corner on each axis: near enough to weigh down big loops there.
         let st = neighbour_after(0, false);
@@ -1578,7 +1590,7 @@ mod tests {
         assert!(bold.gain > wary.gain);
 
         // Played out with player 1 standing still: a pilot marks it calm
-        // once it has seen it stand there for `calm_after` turns, and
+        // once it has seen it come no nearer for `calm_after` turns, and
         // starts the bigger loop; one that never does starts the smaller.
         let after = Params::STRONG.calm_after;
         assert!(after > 0);
@@ -1602,6 +1614,27 @@ mod tests {
             ..Params::STRONG
         };
         assert_eq!(started(wary_params), wary.loop_path.vertices());
+
+        // Player 1 stepping towards player 0's corner is never calm; once
+        // it steps back, it is counted from there.
+        let mut pilot = Pilot::new(Params::STRONG);
+        let mut st = st.clone();
+        let step = |st: &mut State, d: Dir| {
+            let mut joint = [Command::STAY; PLAYERS];
+            joint[1] = Command::new(d, Pen::Keep);
+            st.apply_unchecked(&joint);
+        };
+        pilot.command(&st, 0);
+        for d in [Dir::Left, Dir::Up, Dir::Left, Dir::Up] {
+            step(&mut st, d);
+            pilot.command(&st, 0);
+            assert_eq!(pilot.quiet[1], 0);
+        }
+        for (k, d) in [Dir::Right, Dir::Down, Dir::Right].into_iter().enumerate() {
+            step(&mut st, d);
+            pilot.command(&st, 0);
+            assert_eq!(usize::from(pilot.quiet[1]), k + 1);
+        }
     }
 
     #[test]
