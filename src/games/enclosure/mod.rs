@@ -371,6 +371,13 @@ pub fn xy(v: u8) -> (u8, u8) {
     (v % SIDE as u8, v / SIDE as u8)
 }
 
+/// The Manhattan distance between two vertices.
+pub(crate) fn manhattan(a: u8, b: u8) -> i32 {
+    let (ax, ay) = xy(a);
+    let (bx, by) = xy(b);
+    (i32::from(ax) - i32::from(bx)).abs() + (i32::from(ay) - i32::from(by)).abs()
+}
+
 #[inline]
 fn bit(v: u8) -> u128 {
     1u128 << v

@@ -19,7 +19,8 @@
 //! in two `Vec`s per call (once a turn, never inside a rollout).
 
 use super::{
-    xy, Command, Dir, Pen, PenState, State, CELL_SIDE, MAX_TURNS, PLAYERS, SIDE, VERTICES,
+    manhattan, xy, Command, Dir, Pen, PenState, State, CELL_SIDE, MAX_TURNS, PLAYERS, SIDE,
+    VERTICES,
 };
 
 /// The distance of a vertex nobody can reach.
@@ -523,18 +524,10 @@ impl<'a> Planner<'a> {
     /// [`Planner::loop_threat`] without the calm opponents.
     fn risk_threat(&self, path: &[u8]) -> u8 {
         if self.reckless {
-            return FAR;
+            FAR
+        } else {
+            self.nearest(path, &self.calm)
         }
-        let mut m = FAR;
-        for p in 0..PLAYERS {
-            if p == self.me || self.calm[p] || !self.st.player(p).is_alive() {
-                continue;
-            }
-            for &v in path {
-                m = m.min(self.dist[p][usize::from(v)]);
-            }
-        }
-        m
     }
 
     /// Player `p`'s distance map.
@@ -545,9 +538,15 @@ impl<'a> Planner<'a> {
     /// The nearest any live opponent of `me` gets to a vertex of `path`
     /// ([`FAR`] with no opponent).
     pub fn threat(&self, path: &[u8]) -> u8 {
+        self.nearest(path, &[false; PLAYERS])
+    }
+
+    /// The nearest any live opponent of `me` not marked in `skip` gets to
+    /// a vertex of `path`.
+    fn nearest(&self, path: &[u8], skip: &[bool; PLAYERS]) -> u8 {
         let mut m = FAR;
         for p in 0..PLAYERS {
-            if p == self.me || !self.st.player(p).is_alive() {
+            if p == self.me || skip[p] || !self.st.player(p).is_alive() {
                 continue;
             }
             for &v in path {
@@ -679,7 +678,11 @@ impl<'a> Planner<'a> {
                         let mut score = f64::from(gain + kill)
                             * self.params.walk_discount.powi(i32::from(walk))
                             - 0.01 * f64::from(p);
-                        let risk = i32::from(self.risk_threat(vs));
+                        let risk = if self.calm.contains(&true) {
+                            i32::from(self.risk_threat(vs))
+                        } else {
+                            threat
+                        };
                         if self.params.risk_tau > 0.0 && p > risk {
                             score *= (-f64::from(p - risk) / self.params.risk_tau).exp();
                         }
@@ -1026,10 +1029,6 @@ impl Pilot {
         }
         let mut calm = [false; PLAYERS];
         let mine_before = self.last_seen[me];
-        let far = |a: u8, b: u8| {
-            let ((ax, ay), (bx, by)) = (xy(a), xy(b));
-            ax.abs_diff(bx) + ay.abs_diff(by)
-        };
         for (p, c) in calm.iter_mut().enumerate() {
             let o = st.player(p);
             let before = self.last_seen[p];
@@ -1037,7 +1036,7 @@ impl Pilot {
             let quiet = before != FAR
                 && mine_before != FAR
                 && o.is_alive()
-                && far(o.vertex(), mine_before) >= far(before, mine_before);
+                && manhattan(o.vertex(), mine_before) >= manhattan(before, mine_before);
             if quiet {
                 self.quiet[p] = self.quiet[p].saturating_add(1);
             } else {
@@ -1489,14 +1488,14 @@ mod tests {
         // Player 1 puts its pen down in the far corner and walks left
         // twice: it closes in three moves, player 0 is 18 from its trail.
         let mut st = duel_after(0);
-        for c in [
-            Command::new(Dir::Left, Pen::Down),
-            Command::new(Dir::Left, Pen::Keep),
-        ] {
-            let mut joint = [Command::STAY; PLAYERS];
-            joint[1] = c;
-            st.apply_unchecked(&joint);
-        }
+        walk(
+            &mut st,
+            1,
+            &[
+                Command::new(Dir::Left, Pen::Down),
+                Command::new(Dir::Left, Pen::Keep),
+            ],
+        );
         let planner = Planner::new(&st, 0, Params::STRONG);
         assert_eq!(planner.cut_target_within(FAR - 1), None);
         let target = planner.nearest_trail_vertex(1).expect("a trail");
@@ -1506,16 +1505,7 @@ mod tests {
         assert_eq!(intent, Intent::Chase);
         let here = st.player(0).vertex();
         let next = State::neighbour(here, c.dir).expect("a move on the board");
-        let to_trail = |v: u8| {
-            st.trail(1)
-                .iter()
-                .map(|&t| {
-                    let ((ax, ay), (bx, by)) = (xy(v), xy(t));
-                    ax.abs_diff(bx) + ay.abs_diff(by)
-                })
-                .min()
-                .unwrap()
-        };
+        let to_trail = |v: u8| st.trail(1).iter().map(|&t| manhattan(v, t)).min().unwrap();
         assert_eq!(to_trail(next) + 1, to_trail(here));
 
         let calm = Params {
@@ -1534,14 +1524,14 @@ mod tests {
         // again.
         let open = duel_after(0);
         let mut drawing = open.clone();
-        for c in [
-            Command::new(Dir::Left, Pen::Down),
-            Command::new(Dir::Left, Pen::Keep),
-        ] {
-            let mut joint = [Command::STAY; PLAYERS];
-            joint[1] = c;
-            drawing.apply_unchecked(&joint);
-        }
+        walk(
+            &mut drawing,
+            1,
+            &[
+                Command::new(Dir::Left, Pen::Down),
+                Command::new(Dir::Left, Pen::Keep),
+            ],
+        );
         let limit = Params::STRONG.chase_give_up;
         assert!(limit > 0);
         let mut pilot = Pilot::new(Params::STRONG);
@@ -1602,9 +1592,7 @@ mod tests {
                 if intent == Intent::Start {
                     return pilot.plan().to_vec();
                 }
-                let mut joint = [Command::STAY; PLAYERS];
-                joint[0] = c;
-                st.apply_unchecked(&joint);
+                walk(&mut st, 0, &[c]);
             }
             panic!("no loop started in 30 turns");
         };
@@ -1619,19 +1607,14 @@ mod tests {
         // it steps back, it is counted from there.
         let mut pilot = Pilot::new(Params::STRONG);
         let mut st = st.clone();
-        let step = |st: &mut State, d: Dir| {
-            let mut joint = [Command::STAY; PLAYERS];
-            joint[1] = Command::new(d, Pen::Keep);
-            st.apply_unchecked(&joint);
-        };
         pilot.command(&st, 0);
         for d in [Dir::Left, Dir::Up, Dir::Left, Dir::Up] {
-            step(&mut st, d);
+            walk(&mut st, 1, &[Command::new(d, Pen::Keep)]);
             pilot.command(&st, 0);
             assert_eq!(pilot.quiet[1], 0);
         }
         for (k, d) in [Dir::Right, Dir::Down, Dir::Right].into_iter().enumerate() {
-            step(&mut st, d);
+            walk(&mut st, 1, &[Command::new(d, Pen::Keep)]);
             pilot.command(&st, 0);
             assert_eq!(usize::from(pilot.quiet[1]), k + 1);
         }

@@ -14,12 +14,6 @@ use crate::time::{iteration_budget, Deadline};
 /// Turns a rollout plays past the command being evaluated.
 pub const ROLLOUT_DEPTH: usize = 100;
 
-fn manhattan(a: u8, b: u8) -> i32 {
-    let (ax, ay) = super::xy(a);
-    let (bx, by) = super::xy(b);
-    (i32::from(ax) - i32::from(bx)).abs() + (i32::from(ay) - i32::from(by)).abs()
-}
-
 /// A rollout command for player `p`: never suicidal by the rules, never a
 /// skill; pen up it wanders and now and then puts the pen down; pen down it
 /// closes a loop when it can and heads back to its trail once the trail is
@@ -50,7 +44,7 @@ pub fn policy(st: &State, p: usize, rng: &mut Rng) -> Command {
                 if pl.on_trail(to) {
                     closing.push(c);
                 }
-                let d = manhattan(to, start);
+                let d = super::manhattan(to, start);
                 if d < best {
                     best = d;
                     homeward.clear();
