@@ -192,6 +192,67 @@ impl GreedyPolicy {
         None
     }
 
+    /// Whether live player `p` playing `action` this turn would be left
+    /// with no strength to keep, should every other live player able to
+    /// shoot it shoot: the beams of the players strong enough to shoot
+    /// whose paths hold the cell `p` ends the turn on (its own cell for a
+    /// stay, a shot, or a step a stronger player on the destination
+    /// blocks) take 1.5 times the skill cost each, a shot of `p`'s own
+    /// costs the skill cost and gives back as much for each of those
+    /// shooters in its path (a shooter does not move), and a large
+    /// fruit's boost that runs out before turn 100 does not count (as in
+    /// [`evaluate`]). A search that models the others as answering by
+    /// their own statistics takes a shot that does not pay for the shooter
+    /// as one it may not fire, while many bots shoot at whoever stands in
+    /// a beam's path; this is the worst case of that one turn.
+    pub fn beam_exposed(&self, game: &Pacman2, p: usize, action: Action) -> bool {
+        let view = View::of(game, self.width);
+        let me = view.cell[p] as usize;
+        let s = view.strength[p];
+        let idx = action.index();
+        let mut cell = me;
+        if action.is_move() {
+            let n = self.next[me][idx - 1];
+            if n != NONE {
+                let blocked = (0..PLAYERS).any(|q| {
+                    q != p
+                        && view.alive & (1 << q) != 0
+                        && view.cell[q] == n
+                        && view.strength[q] > s
+                });
+                if !blocked {
+                    cell = n as usize;
+                }
+            }
+        }
+        let hit = self.skill_cost * 3 / 2;
+        let mut left = s;
+        let own_beam = if action.is_shot() {
+            left -= self.skill_cost;
+            self.beam[me][idx - 5]
+        } else {
+            0
+        };
+        for q in 0..PLAYERS {
+            if q == p || view.alive & (1 << q) == 0 || view.strength[q] <= self.skill_cost {
+                continue;
+            }
+            let c = view.cell[q] as usize;
+            if self.beam_any[c] & (1u128 << cell) != 0 {
+                left -= hit;
+                if own_beam & (1u128 << c) != 0 {
+                    left += hit;
+                }
+            }
+        }
+        let pl = game.player(p);
+        let turns_left = (super::MAX_TURNS - game.turn()) as i32;
+        if pl.power_up_left > 0 && pl.power_up_left <= turns_left {
+            left -= game.constants().large_fruit_enhancement;
+        }
+        left <= 0
+    }
+
     /// An action for every player (live players get a valid one; dead
     /// players' entries are [`Action::Stay`], ignored by `apply`).
     pub fn joint(&self, game: &Pacman2, rng: &mut Rng) -> [Action; PLAYERS] {
@@ -452,5 +513,117 @@ mod tests {
             }
         }
         assert!(checked > 100, "only {checked} fruit checked");
+    }
+
+    /// [`GreedyPolicy::beam_exposed`] agrees with the simulator: the
+    /// player plays the action while every other live player able to shoot
+    /// it shoots along the path that holds the cell it ends on (the others
+    /// stay), and it is exposed exactly when it is then dead or keeps no
+    /// strength once a boost that runs out before the end is taken off.
+    /// Checked on fields of policy play, for every live player and valid
+    /// action whose end cell holds no fruit and no other player, on turns
+    /// without a wave of new fruit (fruit and fights change strength after
+    /// the beams).
+    #[test]
+    fn beam_exposure_is_the_simulated_turn_with_every_able_shooter_firing() {
+        let mut rng = Rng::new(11);
+        let (mut exposed, mut safe) = (0, 0);
+        for seed in 1..=40 {
+            let mut game = Pacman2::new(&Map::generate(seed));
+            let policy = GreedyPolicy::new(&game);
+            let cost = game.constants().skill_cost;
+            let boost = game.constants().large_fruit_enhancement;
+            for _ in 0..60 {
+                if game.is_over() {
+                    break;
+                }
+                let view = View::of(&game, policy.width);
+                let fruit = game.small_fruit_cells() | game.large_fruit_cells();
+                for p in (0..PLAYERS).filter(|&p| view.alive & (1 << p) != 0) {
+                    for a in Action::ALL {
+                        if !game.is_valid(p, a) {
+                            continue;
+                        }
+                        let me = view.cell[p] as usize;
+                        let mut end = me;
+                        if a.is_move() {
+                            let n = policy.next[me][a.index() - 1];
+                            let blocked = (0..PLAYERS).any(|q| {
+                                q != p
+                                    && view.alive & (1 << q) != 0
+                                    && view.cell[q] == n
+                                    && view.strength[q] > view.strength[p]
+                            });
+                            if !blocked {
+                                end = n as usize;
+                            }
+                        }
+                        let occupied = (0..PLAYERS).any(|q| {
+                            q != p && view.alive & (1 << q) != 0 && view.cell[q] as usize == end
+                        });
+                        if fruit & (1u128 << end) != 0 || occupied {
+                            continue;
+                        }
+                        let mut joint = [Action::Stay; PLAYERS];
+                        joint[p] = a;
+                        for q in (0..PLAYERS).filter(|&q| q != p && view.alive & (1 << q) != 0) {
+                            if view.strength[q] <= cost {
+                                continue;
+                            }
+                            let c = view.cell[q] as usize;
+                            if let Some(d) = (0..4).find(|&d| policy.beam[c][d] >> end & 1 == 1) {
+                                joint[q] = Action::ALL[5 + d];
+                            }
+                        }
+                        // A player that does not shoot may step out of
+                        // the path of a shot of `p`'s (the check does not
+                        // count on hitting it); here it would stay.
+                        let own = if a.is_shot() {
+                            policy.beam[me][a.index() - 5]
+                        } else {
+                            0
+                        };
+                        let bystander = (0..PLAYERS).any(|q| {
+                            q != p
+                                && view.alive & (1 << q) != 0
+                                && !joint[q].is_shot()
+                                && own >> view.cell[q] & 1 == 1
+                        });
+                        if bystander {
+                            continue;
+                        }
+                        game.apply_unchecked(&joint);
+                        let after = game.player(p);
+                        let left = (crate::games::pacman2::MAX_TURNS - game.turn()) as i32;
+                        let mut kept = after.strength;
+                        if after.power_up_left > 0 && after.power_up_left <= left {
+                            kept -= boost;
+                        }
+                        let simulated = after.dead || kept <= 0;
+                        // A wave of the generators may drop fruit under
+                        // the player, eaten after the beams.
+                        let wave = (game.small_fruit_cells() | game.large_fruit_cells()) & !fruit;
+                        game.undo();
+                        if wave != 0 {
+                            continue;
+                        }
+                        assert_eq!(
+                            policy.beam_exposed(&game, p, a),
+                            simulated,
+                            "map {seed}, turn {}, player {p}, action {a:?}",
+                            game.turn()
+                        );
+                        if simulated {
+                            exposed += 1;
+                        } else {
+                            safe += 1;
+                        }
+                    }
+                }
+                let joint = policy.joint(&game, &mut rng);
+                game.apply_unchecked(&joint);
+            }
+        }
+        assert!(exposed > 50 && safe > 500, "{exposed} exposed, {safe} safe");
     }
 }
