@@ -144,17 +144,8 @@ fn search(
     depth: u32,
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy = GreedyPolicy::new(game);
-    // Leave out first actions that a beam from everyone able to shoot
-    // would make fatal (all of them are tried when none is safe).
-    let mut safe = 0u16;
-    for a in Action::ALL {
-        if !policy.beam_exposed(game, me, a) {
-            safe |= 1 << a.index();
-        }
-    }
     FlatMc::new(Limits::from_env())
         .depth(depth)
-        .candidates(move |a: Action| safe >> a.index() & 1 == 1)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
         .evaluator(evaluate)
