@@ -1046,12 +1046,10 @@ impl Pilot {
             *c = p != me && self.params.calm_after > 0 && self.quiet[p] >= self.params.calm_after;
         }
         let planner = Planner::new(st, me, self.params).with_calm(calm);
-        let here = pl.vertex();
         let (c, intent) = match pl.state() {
             PenState::Down => self.pen_down(st, me, &planner),
             _ => self.pen_up(&planner),
         };
-        let _ = here;
         if st.kills_itself(me, c) {
             return (self.fallback(st, me), Intent::Idle);
         }
