@@ -8,7 +8,9 @@
 //! walks to that opponent's trail whenever its pen is down, in time or not: the
 //! opponent must close at once or be cut; it gives that up once the opponent
 //! has closed three chased trails alive), else walks to and starts the
-//! rectangle loop that takes the most `ΣS²` (counting an opponent it closes
+//! rectangle loop (or, where a region crosses the rectangle's border, the
+//! outline of a piece of the unowned land inside it) that takes the most
+//! `ΣS²` (counting an opponent it closes
 //! round, which dies: one walled in by land with its pen down cannot get
 //! out) among those that stay safe when played out on the simulator (after
 //! every move, the shortest way to close is shorter than every opponent's

@@ -6,8 +6,10 @@
 //! trail stays open. This module measures that: pen-up distance maps of every
 //! player ([`distance_map`]; [`pen_down_distance_map`] for a pen-down one,
 //! which may walk no region's interior), every axis-aligned rectangle as a
-//! candidate loop with the unowned land it would take, the opponents it would
-//! close round and how close each opponent is to its boundary
+//! candidate loop (or, where a region crosses the rectangle's border, the
+//! outline of each 4-connected piece of unowned land inside it:
+//! [`Params::pockets`]) with the unowned land it would take, the opponents it
+//! would close round and how close each opponent is to its boundary
 //! ([`Planner::best_rectangle`]), the shortest way back to one's own
 //! trail ([`closing_path`]) and the one that takes the most land in safety
 //! ([`Planner::best_closing`]), how soon a pen-down opponent can close its loop
@@ -15,8 +17,9 @@
 //! ([`Planner::nearest_trail_vertex`]).
 //!
 //! Distance maps, paths and the loops played out on the simulator use fixed
-//! arrays; [`Planner::best_rectangle`] gathers its candidates and the traps
-//! in two `Vec`s per call (once a turn, never inside a rollout).
+//! arrays; [`Planner::best_rectangle`] gathers its candidates, the pieces
+//! of land it has outlined and the traps in three `Vec`s per call (once a
+//! turn, never inside a rollout).
 
 use super::{
     manhattan, xy, Command, Dir, Pen, PenState, State, CELL_SIDE, MAX_TURNS, PLAYERS, SIDE,
@@ -344,6 +347,13 @@ pub struct Params {
     /// it is not coming, and if it starts, the bot bails out as always (the
     /// safety check still counts it). `0` never.
     pub calm_after: u8,
+    /// Where a rectangle's border crosses a region (so that no loop can
+    /// follow it), plan instead round each 4-connected piece of the
+    /// unowned cells inside the rectangle: the outline of the piece (its
+    /// holes filled) walks only edges that have unowned land on one side,
+    /// and takes as much as the rectangle's unowned land for no longer a
+    /// trail when the piece is as wide and as tall.
+    pub pockets: bool,
 }
 
 impl Params {
@@ -366,6 +376,7 @@ impl Params {
         pen_down_reach: true,
         late_risk: 10,
         calm_after: 3,
+        pockets: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -387,6 +398,7 @@ impl Params {
         pen_down_reach: false,
         late_risk: 0,
         calm_after: 0,
+        pockets: false,
     };
 }
 
@@ -396,10 +408,11 @@ pub const LATE: i32 = 25;
 /// The most candidate loops [`Planner::best_rectangle`] plays out.
 pub const MAX_CHECKS: usize = 3000;
 
-/// A planned rectangle loop.
+/// A planned loop: a rectangle's border, or the outline of a piece of
+/// unowned land inside a rectangle ([`Params::pockets`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Rect {
-    /// Corners `(x0, y0)`-`(x1, y1)`, `x0 < x1`, `y0 < y1`.
+    /// Corners `(x0, y0)`-`(x1, y1)` of the rectangle, `x0 < x1`, `y0 < y1`.
     pub corners: (u8, u8, u8, u8),
     /// Where the loop starts (a boundary vertex).
     pub entry: u8,
@@ -482,6 +495,191 @@ fn gain_inside(st: &State, x0: u8, y0: u8, x1: u8, y1: u8) -> u32 {
         }
     }
     total
+}
+
+/// The cells of a set, as bits `j * CELL_SIDE + i`.
+type CellSet = u128;
+
+fn cell_bit(i: u8, j: u8) -> CellSet {
+    1u128 << (usize::from(j) * CELL_SIDE + usize::from(i))
+}
+
+/// The 4-connected components of the unowned cells of rectangle
+/// `[x0, x1) × [y0, y1)`, into `out`; how many there are.
+fn unowned_pieces(
+    st: &State,
+    (x0, y0, x1, y1): (u8, u8, u8, u8),
+    out: &mut [CellSet; CELL_SIDE * CELL_SIDE],
+) -> usize {
+    let mut free: CellSet = 0;
+    for j in y0..y1 {
+        for i in x0..x1 {
+            if st.owner(i, j).is_none() {
+                free |= cell_bit(i, j);
+            }
+        }
+    }
+    let mut n = 0;
+    while free != 0 {
+        let seed = free & free.wrapping_neg();
+        let mut piece = seed;
+        loop {
+            let grown = (piece | grow(piece)) & free;
+            if grown == piece {
+                break;
+            }
+            piece = grown;
+        }
+        free &= !piece;
+        out[n] = piece;
+        n += 1;
+    }
+    n
+}
+
+/// The cells of the board, as a set.
+const ALL_CELLS: CellSet = (1u128 << (CELL_SIDE * CELL_SIDE)) - 1;
+/// The cells of column 0 and of column `CELL_SIDE - 1`.
+const COLUMN_0: CellSet = {
+    let mut m = 0u128;
+    let mut j = 0;
+    while j < CELL_SIDE {
+        m |= 1u128 << (j * CELL_SIDE);
+        j += 1;
+    }
+    m
+};
+const COLUMN_LAST: CellSet = COLUMN_0 << (CELL_SIDE - 1);
+
+/// `set`'s 4-neighbours on the board.
+fn grow(set: CellSet) -> CellSet {
+    (((set << 1) & !COLUMN_0)
+        | ((set >> 1) & !COLUMN_LAST)
+        | (set << CELL_SIDE)
+        | (set >> CELL_SIDE))
+        & ALL_CELLS
+}
+
+/// `piece` with its holes filled (the cells that no path of cells
+/// outside it joins to the board's edge), and its outline: the boundary
+/// of the filled set as a cycle of vertices, clockwise, each once. `None`
+/// when the boundary touches itself at a vertex (two cells of the piece
+/// meet only at a corner there), so that no simple loop follows it.
+fn outline(piece: CellSet, out: &mut Path) -> Option<CellSet> {
+    // The cells outside `piece` that reach the board's edge.
+    let mut edge: CellSet = 0;
+    for k in 0..CELL_SIDE {
+        for (i, j) in [(k, 0), (k, CELL_SIDE - 1), (0, k), (CELL_SIDE - 1, k)] {
+            edge |= 1u128 << (j * CELL_SIDE + i);
+        }
+    }
+    let mut outside = edge & !piece;
+    loop {
+        let grown = (outside | grow(outside)) & !piece & ALL_CELLS;
+        if grown == outside {
+            break;
+        }
+        outside = grown;
+    }
+    let filled = ALL_CELLS & !outside;
+    // Each boundary edge, directed with the filled cell on its right.
+    let mut next = [FAR; VERTICES];
+    let mut edges = 0usize;
+    let mut start = FAR;
+    let has = |i: i32, j: i32| {
+        (0..CELL_SIDE as i32).contains(&i)
+            && (0..CELL_SIDE as i32).contains(&j)
+            && filled & (1u128 << (j as usize * CELL_SIDE + i as usize)) != 0
+    };
+    for j in 0..CELL_SIDE as i32 {
+        for i in 0..CELL_SIDE as i32 {
+            if !has(i, j) {
+                continue;
+            }
+            let v = |x: i32, y: i32| super::vertex(x as u8, y as u8);
+            let sides = [
+                (has(i, j - 1), v(i, j), v(i + 1, j)),
+                (has(i + 1, j), v(i + 1, j), v(i + 1, j + 1)),
+                (has(i, j + 1), v(i + 1, j + 1), v(i, j + 1)),
+                (has(i - 1, j), v(i, j + 1), v(i, j)),
+            ];
+            for (shared, a, b) in sides {
+                if shared {
+                    continue;
+                }
+                if next[usize::from(a)] != FAR {
+                    return None;
+                }
+                next[usize::from(a)] = b;
+                edges += 1;
+                if start == FAR {
+                    start = a;
+                }
+            }
+        }
+    }
+    out.len = 0;
+    let mut v = start;
+    loop {
+        out.push(v);
+        v = next[usize::from(v)];
+        if v == start || out.len() > edges {
+            break;
+        }
+    }
+    (out.len() == edges).then_some(filled)
+}
+
+/// Whether `area` is every cell of its bounding rectangle.
+fn is_rectangle(area: CellSet) -> bool {
+    let (mut x0, mut y0, mut x1, mut y1) = (CELL_SIDE, CELL_SIDE, 0, 0);
+    for c in 0..CELL_SIDE * CELL_SIDE {
+        if area & (1u128 << c) != 0 {
+            let (i, j) = (c % CELL_SIDE, c / CELL_SIDE);
+            (x0, y0, x1, y1) = (x0.min(i), y0.min(j), x1.max(i + 1), y1.max(j + 1));
+        }
+    }
+    area.count_ones() as usize == (x1 - x0) * (y1 - y0)
+}
+
+/// `ΣS²` over the 4-connected components of the unowned cells of `area`.
+fn gain_in(st: &State, area: CellSet) -> u32 {
+    let mut free: CellSet = 0;
+    for c in 0..CELL_SIDE * CELL_SIDE {
+        if area & (1u128 << c) != 0
+            && st
+                .owner((c % CELL_SIDE) as u8, (c / CELL_SIDE) as u8)
+                .is_none()
+        {
+            free |= 1u128 << c;
+        }
+    }
+    let mut total = 0;
+    while free != 0 {
+        let mut piece = free & free.wrapping_neg();
+        loop {
+            let grown = (piece | grow(piece)) & free;
+            if grown == piece {
+                break;
+            }
+            piece = grown;
+        }
+        free &= !piece;
+        total += piece.count_ones().pow(2);
+    }
+    total
+}
+
+/// Whether vertex `(x, y)` lies strictly inside the loop round `area`: all
+/// four cells that meet there are in it.
+fn strictly_inside(area: CellSet, x: u8, y: u8) -> bool {
+    x > 0
+        && y > 0
+        && usize::from(x) < CELL_SIDE
+        && usize::from(y) < CELL_SIDE
+        && [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
+            .iter()
+            .all(|&(i, j)| area & cell_bit(i, j) != 0)
 }
 
 impl<'a> Planner<'a> {
@@ -591,7 +789,9 @@ impl<'a> Planner<'a> {
         dir_between(here, v)
     }
 
-    /// The most valuable rectangle loop `me` can start (pen up), its gain
+    /// The most valuable rectangle loop `me` can start (pen up), or with
+    /// [`Params::pockets`] the outline of a piece of unowned land inside a
+    /// rectangle whose border a region crosses; its gain
     /// counting the opponents it would close round ([`Params::kill_value`]),
     /// weighing that by the walk there and by the risk that an opponent
     /// reaches it before it closes ([`Params::risk_tau`]). Candidates pass a quick
@@ -619,94 +819,122 @@ impl<'a> Planner<'a> {
         } else {
             0
         };
+        // Scores a candidate loop round `vs` (its cycle of vertices) taking
+        // `gain`, `inside` telling which vertices it closes round.
+        let mut consider = |vs: &[u8], gain: u32, inside: &dyn Fn(u8, u8) -> bool, corners| {
+            let p = vs.len() as i32;
+            if p > left {
+                return;
+            }
+            // Walkable with the pen down, and the nearest entry.
+            let mut entry = 0usize;
+            for k in 0..vs.len() {
+                let a = vs[k];
+                let b = vs[(k + 1) % vs.len()];
+                if st.interior_owner(a, b).is_some() || trap_vertices & (1u128 << a) != 0 {
+                    return;
+                }
+                if mine[usize::from(a)] < mine[usize::from(vs[entry])] {
+                    entry = k;
+                }
+            }
+            let walk = mine[usize::from(vs[entry])];
+            if walk == FAR || i32::from(walk) + p > left {
+                return;
+            }
+            let need = (self.params.safety * f64::from(p)
+                + self.params.walk_weight * f64::from(walk))
+            .ceil();
+            let threat = i32::from(self.loop_threat(vs));
+            if f64::from(threat) < need {
+                return;
+            }
+            let inside = opponents[..live]
+                .iter()
+                .filter(|&&(x, y)| inside(x, y))
+                .count() as u32;
+            let kill = match inside {
+                _ if self.params.kill_value == 0 => 0,
+                0 => 0,
+                n if n as usize == live => all_land,
+                n => n * self.params.kill_value,
+            };
+            if gain + kill == 0 || (kill == 0 && gain < self.params.min_gain && left > LATE) {
+                return;
+            }
+            let mut score = f64::from(gain + kill)
+                * self.params.walk_discount.powi(i32::from(walk))
+                - 0.01 * f64::from(p);
+            let risk = if self.calm.contains(&true) {
+                i32::from(self.risk_threat(vs))
+            } else {
+                threat
+            };
+            if self.params.risk_tau > 0.0 && p > risk {
+                score *= (-f64::from(p - risk) / self.params.risk_tau).exp();
+            }
+            for reverse in [false, true] {
+                let mut loop_path = Path::default();
+                let n = vs.len();
+                for k in 0..=n {
+                    let i = if reverse {
+                        (entry + n - k % n) % n
+                    } else {
+                        (entry + k) % n
+                    };
+                    loop_path.push(vs[i]);
+                }
+                cands.push((
+                    score,
+                    Rect {
+                        corners,
+                        entry: vs[entry],
+                        walk,
+                        gain,
+                        loop_path,
+                    },
+                ));
+            }
+        };
+        let mut pieces = [0 as CellSet; CELL_SIDE * CELL_SIDE];
+        let mut seen_pieces: Vec<CellSet> = Vec::new();
+        let mut shape = Path::default();
         for y0 in 0..SIDE as u8 {
             for y1 in y0 + 1..SIDE as u8 {
                 for x0 in 0..SIDE as u8 {
                     for x1 in x0 + 1..SIDE as u8 {
-                        let p = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0));
-                        if p > left {
+                        let corners = (x0, y0, x1, y1);
+                        if 2 * (i32::from(x1 - x0) + i32::from(y1 - y0)) > left {
                             continue;
                         }
                         perimeter(x0, y0, x1, y1, &mut per);
                         let vs = per.vertices();
-                        // Walkable with the pen down, and the nearest entry.
-                        let mut ok = true;
-                        let mut entry = 0usize;
-                        for k in 0..vs.len() {
-                            let a = vs[k];
-                            let b = vs[(k + 1) % vs.len()];
-                            if st.interior_owner(a, b).is_some()
-                                || trap_vertices & (1u128 << a) != 0
-                            {
-                                ok = false;
-                                break;
+                        let crosses = (0..vs.len())
+                            .any(|k| st.interior_owner(vs[k], vs[(k + 1) % vs.len()]).is_some());
+                        if !crosses {
+                            let gain = gain_inside(st, x0, y0, x1, y1);
+                            let inside = |x: u8, y: u8| x0 < x && x < x1 && y0 < y && y < y1;
+                            consider(vs, gain, &inside, corners);
+                            continue;
+                        }
+                        if !self.params.pockets {
+                            continue;
+                        }
+                        let n = unowned_pieces(st, corners, &mut pieces);
+                        for &piece in &pieces[..n] {
+                            if seen_pieces.contains(&piece) {
+                                continue;
                             }
-                            if mine[usize::from(a)] < mine[usize::from(vs[entry])] {
-                                entry = k;
+                            seen_pieces.push(piece);
+                            let Some(area) = outline(piece, &mut shape) else {
+                                continue;
+                            };
+                            if is_rectangle(area) {
+                                // The rectangle round it is a candidate already.
+                                continue;
                             }
-                        }
-                        if !ok {
-                            continue;
-                        }
-                        let walk = mine[usize::from(vs[entry])];
-                        if walk == FAR || i32::from(walk) + p > left {
-                            continue;
-                        }
-                        let need = (self.params.safety * f64::from(p)
-                            + self.params.walk_weight * f64::from(walk))
-                        .ceil();
-                        let threat = i32::from(self.loop_threat(vs));
-                        if f64::from(threat) < need {
-                            continue;
-                        }
-                        let gain = gain_inside(st, x0, y0, x1, y1);
-                        let inside = opponents[..live]
-                            .iter()
-                            .filter(|&&(x, y)| x0 < x && x < x1 && y0 < y && y < y1)
-                            .count() as u32;
-                        let kill = match inside {
-                            _ if self.params.kill_value == 0 => 0,
-                            0 => 0,
-                            n if n as usize == live => all_land,
-                            n => n * self.params.kill_value,
-                        };
-                        if gain + kill == 0
-                            || (kill == 0 && gain < self.params.min_gain && left > LATE)
-                        {
-                            continue;
-                        }
-                        let mut score = f64::from(gain + kill)
-                            * self.params.walk_discount.powi(i32::from(walk))
-                            - 0.01 * f64::from(p);
-                        let risk = if self.calm.contains(&true) {
-                            i32::from(self.risk_threat(vs))
-                        } else {
-                            threat
-                        };
-                        if self.params.risk_tau > 0.0 && p > risk {
-                            score *= (-f64::from(p - risk) / self.params.risk_tau).exp();
-                        }
-                        for reverse in [false, true] {
-                            let mut loop_path = Path::default();
-                            let n = vs.len();
-                            for k in 0..=n {
-                                let i = if reverse {
-                                    (entry + n - k % n) % n
-                                } else {
-                                    (entry + k) % n
-                                };
-                                loop_path.push(vs[i]);
-                            }
-                            cands.push((
-                                score,
-                                Rect {
-                                    corners: (x0, y0, x1, y1),
-                                    entry: vs[entry],
-                                    walk,
-                                    gain,
-                                    loop_path,
-                                },
-                            ));
+                            let inside = |x: u8, y: u8| strictly_inside(area, x, y);
+                            consider(shape.vertices(), gain_in(st, area), &inside, corners);
                         }
                     }
                 }
@@ -1292,6 +1520,161 @@ mod tests {
         assert_eq!(st.player(1).state(), PenState::Down);
         assert_eq!(st.player(1).position(), (7, 1));
         st
+    }
+
+    /// The cells `(i, j)` as a set.
+    fn cells(list: &[(u8, u8)]) -> CellSet {
+        list.iter().fold(0, |m, &(i, j)| m | cell_bit(i, j))
+    }
+
+    /// Whether `vs` is a cycle of distinct vertices, each adjacent to the
+    /// next (and the last to the first).
+    fn is_simple_cycle(vs: &[u8]) -> bool {
+        let distinct = (0..vs.len()).all(|a| (a + 1..vs.len()).all(|b| vs[a] != vs[b]));
+        let adjacent = (0..vs.len()).all(|k| dir_between(vs[k], vs[(k + 1) % vs.len()]).is_some());
+        distinct && adjacent
+    }
+
+    #[test]
+    fn the_outline_of_a_piece_walks_its_boundary_once() {
+        use super::super::vertex;
+        let mut out = Path::default();
+        // An L of three cells: 8 edges round it.
+        let l = cells(&[(4, 4), (5, 4), (4, 5)]);
+        assert_eq!(outline(l, &mut out), Some(l));
+        assert_eq!(out.len(), 8);
+        assert!(is_simple_cycle(out.vertices()));
+        assert!(out.vertices().contains(&vertex(5, 5)), "the inner corner");
+        assert!(!out.vertices().contains(&vertex(6, 6)));
+        // A ring of eight cells round (1, 1) at the board's corner: the hole
+        // is filled, and the outline is the 3x3 square's border.
+        let ring = cells(&[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ]);
+        assert_eq!(outline(ring, &mut out), Some(ring | cell_bit(1, 1)));
+        assert_eq!(out.len(), 12);
+        assert!(is_simple_cycle(out.vertices()));
+        assert!(strictly_inside(ring | cell_bit(1, 1), 1, 1));
+        assert!(
+            !strictly_inside(ring | cell_bit(1, 1), 0, 1),
+            "on the border"
+        );
+        assert!(!strictly_inside(l, 5, 5), "a corner of the outline");
+        assert!(is_rectangle(ring | cell_bit(1, 1)));
+        assert!(!is_rectangle(l));
+    }
+
+    #[test]
+    fn unowned_pieces_split_a_rectangle_where_land_divides_it() {
+        // Player 1 owns the column of cells x = 2, y = 0..=2 (and x = 3).
+        let mut st = State::with_dead(
+            [(0, 10), (2, 0), (0, 0), (10, 10)],
+            [false, false, true, true],
+        );
+        let (r, d, l, u) = (Dir::Right, Dir::Down, Dir::Left, Dir::Up);
+        let mut moves = vec![Command::new(r, Pen::Down)];
+        for dir in [r, d, d, d, l, l, u, u, u] {
+            moves.push(Command::new(dir, Pen::Keep));
+        }
+        walk(&mut st, 1, &moves);
+        assert_eq!(st.owner(2, 1), Some(1));
+        let mut pieces = [0; CELL_SIDE * CELL_SIDE];
+        // Cells [0, 6) x [0, 4): the land cuts off nothing (row 3 joins).
+        assert_eq!(unowned_pieces(&st, (0, 0, 6, 4), &mut pieces), 1);
+        assert_eq!(pieces[0].count_ones(), 24 - 6);
+        // Cells [0, 6) x [0, 3): split in two by the land.
+        assert_eq!(unowned_pieces(&st, (0, 0, 6, 3), &mut pieces), 2);
+        assert_eq!(
+            pieces[0] | pieces[1],
+            cells(&[(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)])
+                | cells(&[(4, 0), (5, 0), (4, 1), (5, 1), (4, 2), (5, 2)])
+        );
+        assert_eq!(gain_in(&st, ALL_CELLS & !cells(&[(9, 9)])), 93 * 93);
+    }
+
+    #[test]
+    fn a_pocket_takes_an_l_of_free_land_that_no_rectangle_fits() {
+        // Player 1 takes every cell but the L of cells x < 6, y < 3 and
+        // x < 3, y < 6 (27 cells), then walks into its land and puts the
+        // pen down there, where it can reach nothing; 2 and 3 are dead,
+        // player 0 stands at (0, 0). No rectangle but the board's border
+        // fits round the L without walking inside player 1's region.
+        let mut st = State::with_dead(
+            [(0, 0), (6, 0), (0, 0), (10, 10)],
+            [false, false, true, true],
+        );
+        let (r, d, l, u) = (Dir::Right, Dir::Down, Dir::Left, Dir::Up);
+        let mut moves = vec![Command::new(r, Pen::Down)];
+        for (dir, n) in [
+            (r, 3),
+            (d, 10),
+            (l, 10),
+            (u, 4),
+            (r, 3),
+            (u, 3),
+            (r, 3),
+            (u, 3),
+        ] {
+            moves.extend(std::iter::repeat(Command::new(dir, Pen::Keep)).take(n));
+        }
+        walk(&mut st, 1, &moves);
+        assert_eq!(st.player(1).state(), PenState::Up, "the loop closed");
+        assert_eq!(st.owner(6, 3), Some(1));
+        assert_eq!(st.owner(5, 2), None);
+        let mut moves = vec![Command::new(r, Pen::Keep)];
+        moves.extend([Command::new(d, Pen::Keep); 8]);
+        moves.extend([
+            Command::new(r, Pen::Keep),
+            Command::new(Dir::Stay, Pen::Down),
+        ]);
+        walk(&mut st, 1, &moves);
+        assert!(st.player(1).is_alive());
+        assert_eq!(st.player(1).position(), (8, 8));
+        // Too few turns are left for a loop round the board's border (40
+        // moves), which would close round player 1 too.
+        walk(&mut st, 0, &[Command::STAY; 10]);
+        assert!(MAX_TURNS - st.turn() < 40);
+        let best = |pockets| {
+            Planner::new(
+                &st,
+                0,
+                Params {
+                    pockets,
+                    ..Params::STRONG
+                },
+            )
+            .best_rectangle()
+            .expect("a loop")
+        };
+        assert_eq!(best(false).gain, 18 * 18, "a 6x3 rectangle at most");
+        let pocket = best(true);
+        assert_eq!(pocket.gain, 27 * 27, "the whole L");
+        let vs = &pocket.loop_path.vertices()[1..];
+        assert_eq!(vs.len(), 24);
+        assert!(is_simple_cycle(vs));
+        for k in 0..vs.len() {
+            assert_eq!(st.interior_owner(vs[k], vs[(k + 1) % vs.len()]), None);
+        }
+        // Drawn on the simulator, it takes the L in one region.
+        let before = st.score(0);
+        let mut sim = st.clone();
+        for w in pocket.loop_path.vertices().windows(2) {
+            let pen = if sim.player(0).state() == PenState::Down {
+                Pen::Keep
+            } else {
+                Pen::Down
+            };
+            walk(&mut sim, 0, &[command_to(w[0], w[1], pen)]);
+        }
+        assert!(sim.player(0).is_alive());
+        assert_eq!(sim.score(0) - before, 10 * 27 * 27);
     }
 
     #[test]
