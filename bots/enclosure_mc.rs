@@ -19,7 +19,8 @@
 //! much longer (an opponent could reach it before it closes; an opponent that
 //! has not stepped nearer for three turns in a row does not count), with no loop
 //! worth less than two cells in one region before the last 25 turns (with
-//! none to draw it waits, stepping away from the nearest opponent, or with
+//! none to draw it steps to where it reaches first the most vertices next
+//! to unowned land, or with
 //! one opponent left walking to within a move of it, ready to cut any trail
 //! it starts); with the pen down it follows its loop while that still holds
 //! after the next move, and otherwise closes by the way that takes the most

@@ -294,7 +294,7 @@ pub struct Params {
     /// [`Params::STRONG`]: nothing less than two cells in one region).
     pub min_gain: u32,
     /// With no loop to draw, step away from the nearest opponent (else
-    /// stay).
+    /// stay); [`Params::idle_territory`] takes precedence.
     pub idle_moves: bool,
     /// Cut a pen-down opponent's trail (pen up) when it is at most this
     /// many moves away and reachable before the opponent can close.
@@ -354,6 +354,10 @@ pub struct Params {
     /// and takes as much as the rectangle's unowned land for no longer a
     /// trail when the piece is as wide and as tall.
     pub pockets: bool,
+    /// With no loop to draw (and more than one opponent), step to where the
+    /// bot reaches first the most vertices next to unowned land, instead
+    /// of away from the nearest opponent.
+    pub idle_territory: bool,
 }
 
 impl Params {
@@ -377,6 +381,7 @@ impl Params {
         late_risk: 10,
         calm_after: 3,
         pockets: true,
+        idle_territory: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -399,6 +404,7 @@ impl Params {
         late_risk: 0,
         calm_after: 0,
         pockets: false,
+        idle_territory: false,
     };
 }
 
@@ -1422,6 +1428,9 @@ impl Pilot {
         let st = planner.st;
         let me = planner.me;
         let here = st.player(me).vertex();
+        if self.params.idle_territory {
+            return Self::territory_step(planner);
+        }
         let mut best = (planner.threat(&[here]), Command::STAY);
         if self.params.idle_moves {
             for d in Dir::MOVES {
@@ -1440,6 +1449,77 @@ impl Pilot {
             }
         }
         best.1
+    }
+
+    /// The pen-up step (or stay) after which `me` reaches first the most
+    /// vertices that touch an unowned cell; ties to the one farther from
+    /// the nearest opponent.
+    fn territory_step(planner: &Planner) -> Command {
+        let st = planner.st;
+        let me = planner.me;
+        let here = st.player(me).vertex();
+        // Vertices touching an unowned cell.
+        let mut open = [false; VERTICES];
+        for j in 0..CELL_SIDE as u8 {
+            for i in 0..CELL_SIDE as u8 {
+                if st.owner(i, j).is_none() {
+                    for (x, y) in [(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)] {
+                        open[usize::from(super::vertex(x, y))] = true;
+                    }
+                }
+            }
+        }
+        let mut nearest_other = [FAR; VERTICES];
+        for p in (0..PLAYERS).filter(|&p| p != me && st.player(p).is_alive()) {
+            for (v, d) in nearest_other.iter_mut().enumerate() {
+                *d = (*d).min(planner.dist[p][v]);
+            }
+        }
+        let mut options = [(Command::STAY, here); 5];
+        let mut n_opt = 1;
+        for d in Dir::MOVES {
+            let c = Command::new(d, Pen::Keep);
+            let Some(n) = State::neighbour(here, d) else {
+                continue;
+            };
+            let (x, y) = xy(n);
+            if st.kills_itself(me, c) || st.trap(x, y) > 0 {
+                continue;
+            }
+            options[n_opt] = (c, n);
+            n_opt += 1;
+        }
+        let mut best = (0u32, 0u8, Command::STAY);
+        let mut dist = [FAR; VERTICES];
+        let mut queue = [0u8; VERTICES];
+        for &(c, start) in &options[..n_opt] {
+            dist.fill(FAR);
+            dist[usize::from(start)] = 1;
+            queue[0] = start;
+            let (mut head, mut tail) = (0, 1);
+            while head < tail {
+                let v = queue[head];
+                head += 1;
+                for (_, n) in neighbours(v) {
+                    if dist[usize::from(n)] != FAR
+                        || st.interior_owner(v, n).is_some_and(|o| o != me)
+                    {
+                        continue;
+                    }
+                    dist[usize::from(n)] = dist[usize::from(v)] + 1;
+                    queue[tail] = n;
+                    tail += 1;
+                }
+            }
+            let count = (0..VERTICES)
+                .filter(|&v| open[v] && dist[v] < nearest_other[v])
+                .count() as u32;
+            let threat = planner.threat(&[start]);
+            if (count, threat) > (best.0, best.1) {
+                best = (count, threat, c);
+            }
+        }
+        best.2
     }
 
     /// A command that does not kill `me` by itself: stay when allowed,
@@ -1675,6 +1755,29 @@ mod tests {
         }
         assert!(sim.player(0).is_alive());
         assert_eq!(sim.score(0) - before, 10 * 27 * 27);
+    }
+
+    #[test]
+    fn with_no_loop_to_draw_the_territory_step_contests_the_middle() {
+        // Player 0 in the middle, player 1 on the left border: stepping
+        // away goes up, right or down, but a step left makes player 0
+        // first to one more column of vertices next to unowned land.
+        let st = State::with_dead(
+            [(5, 5), (0, 5), (0, 0), (10, 10)],
+            [false, false, true, true],
+        );
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        assert_eq!(
+            Pilot::territory_step(&planner),
+            Command::new(Dir::Left, Pen::Keep)
+        );
+        let away = Pilot::new(Params {
+            idle_territory: false,
+            ..Params::STRONG
+        });
+        let step = away.idle_step(&planner);
+        assert_ne!(step.dir, Dir::Left);
+        assert_ne!(step.dir, Dir::Stay);
     }
 
     #[test]
