@@ -91,13 +91,25 @@ pub fn distance_map(st: &State, p: usize, out: &mut DistMap, parent: &mut [u8; V
     out.fill(FAR);
     parent.fill(FAR);
     let pl = st.player(p);
-    if !pl.is_alive() {
-        return;
+    if pl.is_alive() {
+        pen_up_walk(st, p, pl.vertex(), pl.stuck(), out, parent);
     }
+}
+
+/// Breadth-first from `start` (at distance `first`) over the edges player
+/// `p` may walk with the pen up, into `out` (which holds [`FAR`] everywhere
+/// on entry) and `parent`.
+fn pen_up_walk(
+    st: &State,
+    p: usize,
+    start: u8,
+    first: u8,
+    out: &mut DistMap,
+    parent: &mut [u8; VERTICES],
+) {
     let mut queue = [0u8; VERTICES];
     let (mut head, mut tail) = (0, 0);
-    let start = pl.vertex();
-    out[usize::from(start)] = pl.stuck();
+    out[usize::from(start)] = first;
     queue[tail] = start;
     tail += 1;
     while head < tail {
@@ -510,36 +522,67 @@ fn cell_bit(i: u8, j: u8) -> CellSet {
     1u128 << (usize::from(j) * CELL_SIDE + usize::from(i))
 }
 
+/// The unowned cells of `area`.
+fn unowned_in(st: &State, area: CellSet) -> CellSet {
+    let mut free: CellSet = 0;
+    for c in 0..CELL_SIDE * CELL_SIDE {
+        let bit = 1u128 << c;
+        if area & bit != 0
+            && st
+                .owner((c % CELL_SIDE) as u8, (c / CELL_SIDE) as u8)
+                .is_none()
+        {
+            free |= bit;
+        }
+    }
+    free
+}
+
+/// The cells of `within` that 4-connected paths inside `within` join to
+/// `seed`.
+fn flood(seed: CellSet, within: CellSet) -> CellSet {
+    let mut set = seed & within;
+    loop {
+        let grown = (set | grow(set)) & within;
+        if grown == set {
+            return set;
+        }
+        set = grown;
+    }
+}
+
+/// Calls `f` with each 4-connected component of `cells`.
+fn for_each_piece(mut cells: CellSet, mut f: impl FnMut(CellSet)) {
+    while cells != 0 {
+        let piece = flood(cells & cells.wrapping_neg(), cells);
+        cells &= !piece;
+        f(piece);
+    }
+}
+
+/// The cells of rectangle `[x0, x1) × [y0, y1)`.
+fn rect_cells((x0, y0, x1, y1): (u8, u8, u8, u8)) -> CellSet {
+    let mut m = 0;
+    for j in y0..y1 {
+        for i in x0..x1 {
+            m |= cell_bit(i, j);
+        }
+    }
+    m
+}
+
 /// The 4-connected components of the unowned cells of rectangle
 /// `[x0, x1) × [y0, y1)`, into `out`; how many there are.
 fn unowned_pieces(
     st: &State,
-    (x0, y0, x1, y1): (u8, u8, u8, u8),
+    corners: (u8, u8, u8, u8),
     out: &mut [CellSet; CELL_SIDE * CELL_SIDE],
 ) -> usize {
-    let mut free: CellSet = 0;
-    for j in y0..y1 {
-        for i in x0..x1 {
-            if st.owner(i, j).is_none() {
-                free |= cell_bit(i, j);
-            }
-        }
-    }
     let mut n = 0;
-    while free != 0 {
-        let seed = free & free.wrapping_neg();
-        let mut piece = seed;
-        loop {
-            let grown = (piece | grow(piece)) & free;
-            if grown == piece {
-                break;
-            }
-            piece = grown;
-        }
-        free &= !piece;
+    for_each_piece(unowned_in(st, rect_cells(corners)), |piece| {
         out[n] = piece;
         n += 1;
-    }
+    });
     n
 }
 
@@ -556,6 +599,11 @@ const COLUMN_0: CellSet = {
     m
 };
 const COLUMN_LAST: CellSet = COLUMN_0 << (CELL_SIDE - 1);
+/// The cells on the board's edge.
+const EDGE_CELLS: CellSet = COLUMN_0
+    | COLUMN_LAST
+    | ((1u128 << CELL_SIDE) - 1)
+    | (((1u128 << CELL_SIDE) - 1) << (CELL_SIDE * (CELL_SIDE - 1)));
 
 /// `set`'s 4-neighbours on the board.
 fn grow(set: CellSet) -> CellSet {
@@ -573,20 +621,7 @@ fn grow(set: CellSet) -> CellSet {
 /// meet only at a corner there), so that no simple loop follows it.
 fn outline(piece: CellSet, out: &mut Path) -> Option<CellSet> {
     // The cells outside `piece` that reach the board's edge.
-    let mut edge: CellSet = 0;
-    for k in 0..CELL_SIDE {
-        for (i, j) in [(k, 0), (k, CELL_SIDE - 1), (0, k), (CELL_SIDE - 1, k)] {
-            edge |= 1u128 << (j * CELL_SIDE + i);
-        }
-    }
-    let mut outside = edge & !piece;
-    loop {
-        let grown = (outside | grow(outside)) & !piece & ALL_CELLS;
-        if grown == outside {
-            break;
-        }
-        outside = grown;
-    }
+    let outside = flood(EDGE_CELLS, ALL_CELLS & !piece);
     let filled = ALL_CELLS & !outside;
     // Each boundary edge, directed with the filled cell on its right.
     let mut next = [FAR; VERTICES];
@@ -650,29 +685,10 @@ fn is_rectangle(area: CellSet) -> bool {
 
 /// `ΣS²` over the 4-connected components of the unowned cells of `area`.
 fn gain_in(st: &State, area: CellSet) -> u32 {
-    let mut free: CellSet = 0;
-    for c in 0..CELL_SIDE * CELL_SIDE {
-        if area & (1u128 << c) != 0
-            && st
-                .owner((c % CELL_SIDE) as u8, (c / CELL_SIDE) as u8)
-                .is_none()
-        {
-            free |= 1u128 << c;
-        }
-    }
     let mut total = 0;
-    while free != 0 {
-        let mut piece = free & free.wrapping_neg();
-        loop {
-            let grown = (piece | grow(piece)) & free;
-            if grown == piece {
-                break;
-            }
-            piece = grown;
-        }
-        free &= !piece;
-        total += piece.count_ones().pow(2);
-    }
+    for_each_piece(unowned_in(st, area), |piece| {
+        total += piece.count_ones().pow(2)
+    });
     total
 }
 
@@ -832,12 +848,16 @@ impl<'a> Planner<'a> {
             if p > left {
                 return;
             }
-            // Walkable with the pen down, and the nearest entry.
+            // Onto no trap, and the nearest entry. (Walkable with the pen
+            // down: the callers pass rectangles whose border crosses no
+            // region, and outlines of unowned land.)
+            debug_assert!(
+                (0..vs.len()).all(|k| st.interior_owner(vs[k], vs[(k + 1) % vs.len()]).is_none())
+            );
             let mut entry = 0usize;
             for k in 0..vs.len() {
                 let a = vs[k];
-                let b = vs[(k + 1) % vs.len()];
-                if st.interior_owner(a, b).is_some() || trap_vertices & (1u128 << a) != 0 {
+                if trap_vertices & (1u128 << a) != 0 {
                     return;
                 }
                 if mine[usize::from(a)] < mine[usize::from(vs[entry])] {
@@ -1425,12 +1445,12 @@ impl Pilot {
     /// Pen up with no loop to draw: the step (or stay) that gets farthest
     /// from the nearest opponent, onto no trap.
     fn idle_step(&self, planner: &Planner) -> Command {
-        let st = planner.st;
-        let me = planner.me;
-        let here = st.player(me).vertex();
         if self.params.idle_territory {
             return Self::territory_step(planner);
         }
+        let st = planner.st;
+        let me = planner.me;
+        let here = st.player(me).vertex();
         let mut best = (planner.threat(&[here]), Command::STAY);
         if self.params.idle_moves {
             for d in Dir::MOVES {
@@ -1491,26 +1511,11 @@ impl Pilot {
         }
         let mut best = (0u32, 0u8, Command::STAY);
         let mut dist = [FAR; VERTICES];
-        let mut queue = [0u8; VERTICES];
+        let mut parent = [FAR; VERTICES];
         for &(c, start) in &options[..n_opt] {
             dist.fill(FAR);
-            dist[usize::from(start)] = 1;
-            queue[0] = start;
-            let (mut head, mut tail) = (0, 1);
-            while head < tail {
-                let v = queue[head];
-                head += 1;
-                for (_, n) in neighbours(v) {
-                    if dist[usize::from(n)] != FAR
-                        || st.interior_owner(v, n).is_some_and(|o| o != me)
-                    {
-                        continue;
-                    }
-                    dist[usize::from(n)] = dist[usize::from(v)] + 1;
-                    queue[tail] = n;
-                    tail += 1;
-                }
-            }
+            // One move to get there (or to stay).
+            pen_up_walk(st, me, start, 1, &mut dist, &mut parent);
             let count = (0..VERTICES)
                 .filter(|&v| open[v] && dist[v] < nearest_other[v])
                 .count() as u32;
@@ -1551,6 +1556,18 @@ mod tests {
         }
     }
 
+    /// Player `p` puts its pen down and walks `runs` (each a direction
+    /// and how many moves), everybody else staying.
+    fn draw(st: &mut State, p: usize, runs: &[(Dir, usize)]) {
+        let mut pen = Pen::Down;
+        for &(dir, n) in runs {
+            for _ in 0..n {
+                walk(st, p, &[Command::new(dir, pen)]);
+                pen = Pen::Keep;
+            }
+        }
+    }
+
     /// Player 0 pen down from (0, 0): right to (4, 0), down to (4, 1),
     /// left to (3, 1); player 1 at `opponent`, 2 and 3 dead.
     fn hook_trail(opponent: (u8, u8)) -> State {
@@ -1581,11 +1598,7 @@ mod tests {
             [false, false, true, true],
         );
         let (r, d, l, u) = (Dir::Right, Dir::Down, Dir::Left, Dir::Up);
-        let mut moves = vec![Command::new(r, Pen::Down)];
-        for dir in [r, r, d, d, d, l, l, l, u, u, u] {
-            moves.push(Command::new(dir, Pen::Keep));
-        }
-        walk(&mut st, 1, &moves);
+        draw(&mut st, 1, &[(r, 3), (d, 3), (l, 3), (u, 3)]);
         assert_eq!(st.player(1).state(), PenState::Up, "the loop closed");
         walk(
             &mut st,
@@ -1659,11 +1672,7 @@ mod tests {
             [false, false, true, true],
         );
         let (r, d, l, u) = (Dir::Right, Dir::Down, Dir::Left, Dir::Up);
-        let mut moves = vec![Command::new(r, Pen::Down)];
-        for dir in [r, d, d, d, l, l, u, u, u] {
-            moves.push(Command::new(dir, Pen::Keep));
-        }
-        walk(&mut st, 1, &moves);
+        draw(&mut st, 1, &[(r, 2), (d, 3), (l, 2), (u, 3)]);
         assert_eq!(st.owner(2, 1), Some(1));
         let mut pieces = [0; CELL_SIDE * CELL_SIDE];
         // Cells [0, 6) x [0, 4): the land cuts off nothing (row 3 joins).
@@ -1691,9 +1700,8 @@ mod tests {
             [false, false, true, true],
         );
         let (r, d, l, u) = (Dir::Right, Dir::Down, Dir::Left, Dir::Up);
-        let mut moves = vec![Command::new(r, Pen::Down)];
-        for (dir, n) in [
-            (r, 3),
+        let runs = [
+            (r, 4),
             (d, 10),
             (l, 10),
             (u, 4),
@@ -1701,10 +1709,8 @@ mod tests {
             (u, 3),
             (r, 3),
             (u, 3),
-        ] {
-            moves.extend(std::iter::repeat(Command::new(dir, Pen::Keep)).take(n));
-        }
-        walk(&mut st, 1, &moves);
+        ];
+        draw(&mut st, 1, &runs);
         assert_eq!(st.player(1).state(), PenState::Up, "the loop closed");
         assert_eq!(st.owner(6, 3), Some(1));
         assert_eq!(st.owner(5, 2), None);
