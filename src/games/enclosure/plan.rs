@@ -473,48 +473,6 @@ fn perimeter(x0: u8, y0: u8, x1: u8, y1: u8, out: &mut Path) {
     }
 }
 
-/// `ΣS²` over the 4-connected components of the unowned cells inside the
-/// rectangle of cells `[x0, x1) × [y0, y1)`.
-fn gain_inside(st: &State, x0: u8, y0: u8, x1: u8, y1: u8) -> u32 {
-    let mut seen = [false; CELL_SIDE * CELL_SIDE];
-    let mut stack = [0u8; CELL_SIDE * CELL_SIDE];
-    let mut total = 0;
-    for j in y0..y1 {
-        for i in x0..x1 {
-            let c = usize::from(j) * CELL_SIDE + usize::from(i);
-            if seen[c] || st.owner(i, j).is_some() {
-                continue;
-            }
-            seen[c] = true;
-            let mut n = 0u32;
-            let mut top = 1;
-            stack[0] = c as u8;
-            while top > 0 {
-                top -= 1;
-                let c = stack[top];
-                n += 1;
-                let (ci, cj) = (c % CELL_SIDE as u8, c / CELL_SIDE as u8);
-                let steps = [(-1i8, 0i8), (1, 0), (0, -1), (0, 1)];
-                for (di, dj) in steps {
-                    let (ni, nj) = (ci as i8 + di, cj as i8 + dj);
-                    if ni < x0 as i8 || nj < y0 as i8 || ni >= x1 as i8 || nj >= y1 as i8 {
-                        continue;
-                    }
-                    let (ni, nj) = (ni as u8, nj as u8);
-                    let k = usize::from(nj) * CELL_SIDE + usize::from(ni);
-                    if !seen[k] && st.owner(ni, nj).is_none() {
-                        seen[k] = true;
-                        stack[top] = k as u8;
-                        top += 1;
-                    }
-                }
-            }
-            total += n * n;
-        }
-    }
-    total
-}
-
 /// The cells of a set, as bits `j * CELL_SIDE + i`.
 type CellSet = u128;
 
@@ -837,7 +795,7 @@ impl<'a> Planner<'a> {
             live += 1;
         }
         let all_land = if self.params.kill_value > 0 {
-            gain_inside(st, 0, 0, CELL_SIDE as u8, CELL_SIDE as u8)
+            gain_in(st, ALL_CELLS)
         } else {
             0
         };
@@ -938,7 +896,7 @@ impl<'a> Planner<'a> {
                         let crosses = (0..vs.len())
                             .any(|k| st.interior_owner(vs[k], vs[(k + 1) % vs.len()]).is_some());
                         if !crosses {
-                            let gain = gain_inside(st, x0, y0, x1, y1);
+                            let gain = gain_in(st, rect_cells(corners));
                             let inside = |x: u8, y: u8| x0 < x && x < x1 && y0 < y && y < y1;
                             consider(vs, gain, &inside, corners);
                             continue;
