@@ -25,9 +25,10 @@
 //! it starts); with the pen down it follows its loop while that still holds
 //! after the next move, and otherwise closes by the way that takes the most
 //! land among those no opponent can cut in time (the shortest way when none
-//! is safe). In the last 10 turns, while at least two opponents are alive,
+//! is safe). In the last 10 turns, while all three opponents are alive,
 //! it plans and draws loops as if no opponent could reach them: a death
-//! keeps the land taken and makes nobody the sole survivor. It rebuilds
+//! keeps the land taken, and two more deaths would have to follow before
+//! anybody were the sole survivor. It rebuilds
 //! trails and land from the STATUS lines and says on stderr when the
 //! judge's STATUS differs from its prediction. Nothing but protocol lines
 //! goes to stdout; every line is flushed. It is deterministic and answers

@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        late_risk: 0,
+        late_risk_opponents: 2,
         ..Params::STRONG
     }
 }

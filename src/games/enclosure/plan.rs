@@ -348,11 +348,17 @@ pub struct Params {
     /// onto its own trail), with the pen up after that. Else as if its pen
     /// were up.
     pub pen_down_reach: bool,
-    /// In the last `late_risk` turns, while at least two opponents are
-    /// alive, loops are planned and drawn as if no opponent could reach
-    /// them: a death keeps the land already taken, and with two opponents
-    /// left it makes nobody the sole survivor. `0` never.
+    /// In the last `late_risk` turns, while at least
+    /// [`Params::late_risk_opponents`] opponents are alive, loops are
+    /// planned and drawn as if no opponent could reach them: a death keeps
+    /// the land already taken, and with enough opponents left it makes
+    /// nobody the sole survivor. `0` never.
     pub late_risk: u8,
+    /// The fewest live opponents for [`Params::late_risk`]. With two, one
+    /// more death after the bot's (an opponent's, or one caused by the
+    /// bot's own risky loop) leaves a sole survivor, who takes every cell
+    /// nobody owns; with three, that takes two.
+    pub late_risk_opponents: u8,
     /// An opponent that has not stepped nearer to the bot (Manhattan
     /// distance to where the bot stood the turn before) for this many
     /// turns in a row is left out of the risk weight ([`Params::risk_tau`]):
@@ -391,6 +397,7 @@ impl Params {
         kill_value: 400,
         pen_down_reach: true,
         late_risk: 10,
+        late_risk_opponents: 3,
         calm_after: 3,
         pockets: true,
         idle_territory: true,
@@ -414,6 +421,7 @@ impl Params {
         kill_value: 0,
         pen_down_reach: false,
         late_risk: 0,
+        late_risk_opponents: 3,
         calm_after: 0,
         pockets: false,
         idle_territory: false,
@@ -679,7 +687,8 @@ impl<'a> Planner<'a> {
         let live = (0..PLAYERS)
             .filter(|&p| p != me && st.player(p).is_alive())
             .count();
-        let reckless = left <= u32::from(params.late_risk) && live >= 2;
+        let reckless =
+            left <= u32::from(params.late_risk) && live >= usize::from(params.late_risk_opponents);
         Planner {
             st,
             me,
@@ -735,7 +744,8 @@ impl<'a> Planner<'a> {
     }
 
     /// [`Planner::threat`] as loops see it: [`FAR`] in the last
-    /// [`Params::late_risk`] turns while at least two opponents are alive.
+    /// [`Params::late_risk`] turns while at least
+    /// [`Params::late_risk_opponents`] opponents are alive.
     pub fn loop_threat(&self, path: &[u8]) -> u8 {
         if self.reckless {
             FAR
@@ -1851,18 +1861,19 @@ mod tests {
         )
     }
 
-    /// Player 0 at (0, 0), player 1 at (3, 3), player 2 at (10, 10) (alive
-    /// or not), player 3 dead, `turns` turns of everybody staying played.
-    fn neighbour_after(turns: u32, third_alive: bool) -> State {
+    /// Player 0 at (0, 0) and `opponents` (1 to 3) live opponents: player
+    /// 1 at (3, 3), then player 2 at (10, 10), then player 3 at (10, 0)
+    /// (the others dead), `turns` turns of everybody staying played.
+    fn neighbour_after(turns: u32, opponents: usize) -> State {
         after_stays(
             [(0, 0), (3, 3), (10, 10), (10, 0)],
-            [false, false, !third_alive, true],
+            [false, false, opponents < 2, opponents < 3],
             turns,
         )
     }
 
     #[test]
-    fn late_risk_ignores_opponents_in_the_last_turns_while_two_are_alive() {
+    fn late_risk_ignores_opponents_in_the_last_turns_while_three_are_alive() {
         let risky = Params {
             late_risk: 10,
             ..Params::STRONG
@@ -1878,15 +1889,22 @@ mod tests {
         };
         // Eight turns left, an opponent three moves from the square of four
         // cells at hand: only the risky planner draws it (ΣS² 16).
-        let st = neighbour_after(MAX_TURNS - 8, true);
+        let st = neighbour_after(MAX_TURNS - 8, 3);
         assert_eq!(gain(&st, risky), 16);
         assert!(gain(&st, calm) < 16, "{}", gain(&st, calm));
-        // Not before the last ten turns, nor with one opponent left (a
-        // death would make it the sole survivor).
-        let st = neighbour_after(MAX_TURNS - 11, true);
+        // Not before the last ten turns, nor with two opponents left or one
+        // (a death, and one more, would leave a sole survivor) unless asked.
+        let st = neighbour_after(MAX_TURNS - 11, 3);
         assert_eq!(gain(&st, risky), gain(&st, calm));
-        let st = neighbour_after(MAX_TURNS - 8, false);
-        assert_eq!(gain(&st, risky), gain(&st, calm));
+        for opponents in [1, 2] {
+            let st = neighbour_after(MAX_TURNS - 8, opponents);
+            assert_eq!(gain(&st, risky), gain(&st, calm), "{opponents} left");
+        }
+        let two = Params {
+            late_risk_opponents: 2,
+            ..risky
+        };
+        assert_eq!(gain(&neighbour_after(MAX_TURNS - 8, 2), two), 16);
     }
 
     #[test]
@@ -2007,7 +2025,7 @@ mod tests {
     fn an_opponent_that_comes_no_nearer_is_left_out_of_the_risk_weight() {
         // Player 1 stands pen up at (3, 3), three moves from player 0's
         // corner on each axis: near enough to weigh down big loops there.
-        let st = neighbour_after(0, false);
+        let st = neighbour_after(0, 1);
         let perimeter = |r: &Rect| {
             let (x0, y0, x1, y1) = r.corners;
             2 * (u32::from(x1 - x0) + u32::from(y1 - y0))
