@@ -96,6 +96,17 @@ pub fn distance_map(st: &State, p: usize, out: &mut DistMap, parent: &mut [u8; V
     }
 }
 
+/// The pen-up moves of `me` from `here` that neither kill it nor step onto
+/// a trap, with the vertex each leads to (in [`Dir::MOVES`] order).
+fn safe_pen_up_moves(st: &State, me: usize, here: u8) -> impl Iterator<Item = (Command, u8)> + '_ {
+    Dir::MOVES.into_iter().filter_map(move |d| {
+        let c = Command::new(d, Pen::Keep);
+        let n = State::neighbour(here, d)?;
+        let (x, y) = xy(n);
+        (!st.kills_itself(me, c) && st.trap(x, y) == 0).then_some((c, n))
+    })
+}
+
 /// Breadth-first from `start` (at distance `first`) over the edges player
 /// `p` may walk with the pen up, into `out` (which holds [`FAR`] everywhere
 /// on entry) and `parent`.
@@ -1421,15 +1432,7 @@ impl Pilot {
         let here = st.player(me).vertex();
         let mut best = (planner.threat(&[here]), Command::STAY);
         if self.params.idle_moves {
-            for d in Dir::MOVES {
-                let c = Command::new(d, Pen::Keep);
-                let Some(n) = State::neighbour(here, d) else {
-                    continue;
-                };
-                let (x, y) = xy(n);
-                if st.kills_itself(me, c) || st.trap(x, y) > 0 {
-                    continue;
-                }
+            for (c, n) in safe_pen_up_moves(st, me, here) {
                 let t = planner.threat(&[n]);
                 if t > best.0 {
                     best = (t, c);
@@ -1463,24 +1466,11 @@ impl Pilot {
                 *d = (*d).min(planner.dist[p][v]);
             }
         }
-        let mut options = [(Command::STAY, here); 5];
-        let mut n_opt = 1;
-        for d in Dir::MOVES {
-            let c = Command::new(d, Pen::Keep);
-            let Some(n) = State::neighbour(here, d) else {
-                continue;
-            };
-            let (x, y) = xy(n);
-            if st.kills_itself(me, c) || st.trap(x, y) > 0 {
-                continue;
-            }
-            options[n_opt] = (c, n);
-            n_opt += 1;
-        }
         let mut best = (0u32, 0u8, Command::STAY);
         let mut dist = [FAR; VERTICES];
         let mut parent = [FAR; VERTICES];
-        for &(c, start) in &options[..n_opt] {
+        let options = std::iter::once((Command::STAY, here)).chain(safe_pen_up_moves(st, me, here));
+        for (c, start) in options {
             dist.fill(FAR);
             // One move to get there (or to stay).
             pen_up_walk(st, me, start, 1, &mut dist, &mut parent);
