@@ -29,7 +29,6 @@
 
 use std::process::ExitCode;
 
-use botzone::games::pacman2::danger::Dangers;
 use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
 use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
@@ -145,9 +144,7 @@ fn search(
     depth: u32,
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy = GreedyPolicy::new(game);
-    let safe = Dangers::new(&policy).safe_actions(&policy, game, me);
     FlatMc::new(Limits::from_env())
-        .candidates(|action| safe.contains(action))
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)

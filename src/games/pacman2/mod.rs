@@ -45,7 +45,6 @@ use crate::games::{Game, PeerArg, Rules, Scoring};
 use crate::json::Value;
 use crate::rng::Rng;
 
-pub mod danger;
 pub mod judge;
 mod mapgen;
 pub mod policy;

@@ -42,7 +42,7 @@ use crate::rng::Rng;
 use crate::search::flat_mc::Policy;
 
 /// No neighbour in that direction (a wall).
-pub(super) const NONE: u8 = u8::MAX;
+const NONE: u8 = u8::MAX;
 
 /// Preference weights (noise is 0..128 on top).
 const W_SMALL: i32 = 70;
@@ -63,8 +63,6 @@ const REACH: usize = 10;
 #[derive(Clone, Debug)]
 pub struct GreedyPolicy {
     width: usize,
-    /// Cells of the field (width times height).
-    cells: usize,
     /// Neighbour cell per direction (up, right, down, left), [`NONE`] when
     /// a wall is in the way.
     next: [[u8; 4]; MAX_CELLS],
@@ -85,7 +83,6 @@ impl GreedyPolicy {
         let (w, h) = (game.width(), game.height());
         let mut p = GreedyPolicy {
             width: w,
-            cells: w * h,
             next: [[NONE; 4]; MAX_CELLS],
             near: [0; MAX_CELLS],
             beam: [[0; 4]; MAX_CELLS],
@@ -144,22 +141,6 @@ impl GreedyPolicy {
             }
         }
         p
-    }
-
-    /// Cells of the field (width times height; cell `row * width + col`).
-    pub fn cells(&self) -> usize {
-        self.cells
-    }
-
-    /// Each cell's neighbour up, right, down and left, `u8::MAX` where a
-    /// wall is in the way (the field wraps around its edges).
-    pub fn neighbours(&self) -> &[[u8; 4]; MAX_CELLS] {
-        &self.next
-    }
-
-    /// The cells a beam shot from `cell` passes, in any direction.
-    pub fn beam_paths(&self, cell: usize) -> u128 {
-        self.beam_any[cell]
     }
 
     /// Steps from `cell` to the nearest cell of `targets` (`REACH + 1`
