@@ -144,17 +144,6 @@ fn search(
     depth: u32,
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy = GreedyPolicy::new(game);
-    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u8>().ok());
-    for p in 0..PLAYERS {
-        let bits = if p == me {
-            env("PACMAN_MY_NOISE")
-        } else {
-            env("PACMAN_THEIR_NOISE")
-        };
-        if let Some(bits) = bits {
-            policy.set_noise_bits(p, bits);
-        }
-    }
     FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)

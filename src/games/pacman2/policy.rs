@@ -75,8 +75,6 @@ pub struct GreedyPolicy {
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
-    /// Noise bits per player (see [`GreedyPolicy::set_noise_bits`]).
-    noise_bits: [u8; PLAYERS],
 }
 
 impl GreedyPolicy {
@@ -91,7 +89,6 @@ impl GreedyPolicy {
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
-            noise_bits: [7; PLAYERS],
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -214,14 +211,6 @@ impl GreedyPolicy {
         self.pick(game, &view, p, rng)
     }
 
-    /// Sets how much noise the policy adds for player `p`: a random amount
-    /// below `2^bits` on every preference (7 by default: 0..128; above 7
-    /// the amount is a multiple of `2^(bits - 7)`, as nine actions share
-    /// one 64-bit draw; at most 12).
-    pub fn set_noise_bits(&mut self, p: usize, bits: u8) {
-        self.noise_bits[p] = bits.min(12);
-    }
-
     fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng) -> Action {
         let me = v.cell[p] as usize;
         let s = v.strength[p];
@@ -249,14 +238,12 @@ impl GreedyPolicy {
                 beams |= self.beam_any[c];
             }
         }
-        let (bits, shift) = noise_split(self.noise_bits[p]);
-        let mask = (1u64 << bits) - 1;
         let mut noise = rng.next_u64();
         let mut best = Action::Stay;
         let mut best_score = i32::MIN;
         let mut consider = |a: Action, score: i32, noise: &mut u64| {
-            let total = score + ((*noise & mask) << shift) as i32;
-            *noise >>= bits;
+            let total = score + (*noise & 127) as i32;
+            *noise >>= 7;
             if total > best_score {
                 best_score = total;
                 best = a;
@@ -333,14 +320,6 @@ impl GreedyPolicy {
         }
         best
     }
-}
-
-/// Noise bits drawn per action, and the shift applied to them, for a
-/// level of [`GreedyPolicy::set_noise_bits`].
-#[inline]
-fn noise_split(level: u8) -> (u32, u32) {
-    let level = u32::from(level);
-    (level.min(7), level.saturating_sub(7))
 }
 
 /// [`GreedyPolicy`] for the generic searches: a whole turn at once
