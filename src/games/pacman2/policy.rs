@@ -75,7 +75,6 @@ pub struct GreedyPolicy {
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
-    w: [i32; 10],
 }
 
 impl GreedyPolicy {
@@ -90,41 +89,6 @@ impl GreedyPolicy {
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
-            w: {
-                let mut w = [
-                    W_SMALL,
-                    W_LARGE,
-                    W_LARGE_AGAIN,
-                    W_PREY,
-                    W_BLOCKED,
-                    W_DANGER,
-                    W_BEAM_THREAT,
-                    W_SHOT_HIT,
-                    W_SHOT_MISS,
-                    W_TOWARD_FRUIT,
-                ];
-                let names = [
-                    "SMALL",
-                    "LARGE",
-                    "LARGE_AGAIN",
-                    "PREY",
-                    "BLOCKED",
-                    "DANGER",
-                    "BEAM_THREAT",
-                    "SHOT_HIT",
-                    "SHOT_MISS",
-                    "TOWARD_FRUIT",
-                ];
-                for (x, n) in w.iter_mut().zip(names) {
-                    if let Some(v) = std::env::var(format!("PW_{n}"))
-                        .ok()
-                        .and_then(|v| v.parse().ok())
-                    {
-                        *x = v;
-                    }
-                }
-                w
-            },
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -289,10 +253,10 @@ impl GreedyPolicy {
         let here = 1u128 << me;
         let mut stay = 0;
         if danger & here != 0 {
-            stay += self.w[5];
+            stay += W_DANGER;
         }
         if beams & here != 0 {
-            stay += self.w[6];
+            stay += W_BEAM_THREAT;
         }
         consider(Action::Stay, stay, &mut noise);
         // Moves: toward the nearest fruit no other player stands on, among
@@ -312,24 +276,24 @@ impl GreedyPolicy {
             let nb = 1u128 << n;
             let mut score = 0;
             if stronger & nb != 0 {
-                score += self.w[4];
+                score += W_BLOCKED;
             } else if weaker & nb != 0 {
-                score += self.w[3];
+                score += W_PREY;
             }
             if danger & nb != 0 {
-                score += self.w[5];
+                score += W_DANGER;
             }
             if beams & nb != 0 {
-                score += self.w[6];
+                score += W_BEAM_THREAT;
             }
             if others & nb == 0 {
                 if small & nb != 0 {
-                    score += self.w[0];
+                    score += W_SMALL;
                 } else if large & nb != 0 {
                     score += if game.player(p).power_up_left > 0 {
-                        self.w[2]
+                        W_LARGE_AGAIN
                     } else {
-                        self.w[1]
+                        W_LARGE
                     };
                 } else if (2..=REACH).contains(&fruit_here)
                     && self.reach[n as usize][fruit_here - 2] & fruit != 0
@@ -337,7 +301,7 @@ impl GreedyPolicy {
                     // `n` holds no fruit, so it is nearer to one than this
                     // cell exactly when one is within `fruit_here - 1`
                     // steps of it (the balls grow with the steps).
-                    score += self.w[9];
+                    score += W_TOWARD_FRUIT;
                 }
             }
             consider(Action::ALL[1 + d], score, &mut noise);
@@ -347,9 +311,9 @@ impl GreedyPolicy {
             for d in 0..4 {
                 let hits = (self.beam[me][d] & others).count_ones() as i32;
                 let score = if hits > 0 {
-                    self.w[7] * hits
+                    W_SHOT_HIT * hits
                 } else {
-                    self.w[8]
+                    W_SHOT_MISS
                 };
                 consider(Action::ALL[5 + d], score, &mut noise);
             }
