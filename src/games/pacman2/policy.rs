@@ -454,3 +454,85 @@ mod tests {
         assert!(checked > 100, "only {checked} fruit checked");
     }
 }
+
+/// An opponent model kept across turns: for every player, how likely
+/// [`GreedyPolicy`] was to play the action it played, on average over the
+/// turns seen. Bots built on rules walk and shoot much as the policy does
+/// and score high; bots that search score lower; a search may weigh the
+/// policy in for the players it predicts well
+/// ([`crate::search::flat_mc::FlatMc::policy_mix_of`]).
+///
+/// ```
+/// use botzone::games::pacman2::policy::{GreedyPolicy, PolicyAgreement};
+/// use botzone::games::pacman2::{Map, Pacman2};
+/// use botzone::rng::Rng;
+///
+/// let mut game = Pacman2::new(&Map::generate(1));
+/// let policy = GreedyPolicy::new(&game);
+/// let mut model = PolicyAgreement::default();
+/// let mut rng = Rng::new(1);
+/// for _ in 0..30 {
+///     let joint = policy.joint(&game, &mut rng);
+///     model.observe(&game, &joint);
+///     game.apply_unchecked(&joint);
+/// }
+/// // The policy agrees with itself more than a guess would.
+/// assert!(model.turns(0) > 0 && model.agreement(0, 0.0, 0.0) > 0.3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct PolicyAgreement {
+    sum: [f64; PLAYERS],
+    turns: [u32; PLAYERS],
+    rng: Rng,
+}
+
+impl Default for PolicyAgreement {
+    fn default() -> Self {
+        PolicyAgreement {
+            sum: [0.0; PLAYERS],
+            turns: [0; PLAYERS],
+            // Its own fixed stream: the model does not move the search's.
+            rng: Rng::new(0x5eed),
+        }
+    }
+}
+
+/// Policy actions drawn per player and turn by [`PolicyAgreement::observe`].
+const AGREEMENT_SAMPLES: u32 = 32;
+
+impl PolicyAgreement {
+    /// Records one turn: `joint` is about to be played in `game`. Builds
+    /// the policy's tables for `game` (a few microseconds on Botzone's
+    /// maps), so it is meant for once a turn, not for rollouts.
+    pub fn observe(&mut self, game: &Pacman2, joint: &[Action; PLAYERS]) {
+        if game.is_over() {
+            return;
+        }
+        let policy = GreedyPolicy::new(game);
+        for (p, &played) in joint.iter().enumerate().take(PLAYERS) {
+            if !game.is_active(p) {
+                continue;
+            }
+            let same = (0..AGREEMENT_SAMPLES)
+                .filter(|_| policy.action(game, p, &mut self.rng) == played)
+                .count();
+            self.sum[p] += same as f64 / f64::from(AGREEMENT_SAMPLES);
+            self.turns[p] += 1;
+        }
+    }
+
+    /// Turns of player `p` seen.
+    pub fn turns(&self, p: usize) -> u32 {
+        self.turns[p]
+    }
+
+    /// Player `p`'s mean probability of the policy playing its action,
+    /// with `prior_turns` turns at `prior` added.
+    pub fn agreement(&self, p: usize, prior: f64, prior_turns: f64) -> f64 {
+        let n = f64::from(self.turns[p]) + prior_turns;
+        if n <= 0.0 {
+            return prior;
+        }
+        (self.sum[p] + prior * prior_turns) / n
+    }
+}
