@@ -29,7 +29,7 @@
 
 use std::process::ExitCode;
 
-use botzone::games::pacman2::policy::{evaluate, GreedyPolicy, PolicyAgreement};
+use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
 use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
@@ -41,8 +41,6 @@ struct PacmanMc {
     game: Option<Pacman2>,
     me: usize,
     rng: Rng,
-    /// How well the rollout policy predicted each player so far.
-    agreement: PolicyAgreement,
 }
 
 impl PacmanMc {
@@ -51,7 +49,6 @@ impl PacmanMc {
             game: None,
             me: 0,
             rng: Rng::from_env(),
-            agreement: PolicyAgreement::default(),
         }
     }
 
@@ -71,7 +68,6 @@ impl PacmanMc {
         let map = Map::from_json(request).map_err(|e| BotError::new(format!("{path}: {e}")))?;
         self.game = Some(Pacman2::new(&map));
         self.me = id;
-        self.agreement = PolicyAgreement::default();
         Ok(())
     }
 
@@ -83,7 +79,6 @@ impl PacmanMc {
         let joint = game
             .joint_from_request(request, path)
             .map_err(|e| BotError::new(e.to_string()))?;
-        self.agreement.observe(game, &joint);
         game.apply_unchecked(&joint);
         Ok(())
     }
@@ -103,30 +98,7 @@ impl PacmanMc {
             let why = if game.is_over() { "game over" } else { "dead" };
             return answer(Action::Stay, format!("rollouts=0 {why}"));
         }
-        let mut mix = [0.0; PLAYERS];
-        let floor: f64 = std::env::var("PACMAN_AGREE_FLOOR")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2.0);
-        let slope: f64 = std::env::var("PACMAN_AGREE_SLOPE")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2.8);
-        let prior: f64 = std::env::var("PACMAN_AGREE_PRIOR")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.5);
-        let constant: Option<f64> = std::env::var("PACMAN_POLICY_MIX")
-            .ok()
-            .and_then(|v| v.parse().ok());
-        for (p, m) in mix.iter_mut().enumerate() {
-            let a = self.agreement.agreement(p, prior, 5.0);
-            *m = constant.unwrap_or(((a - floor) * slope).clamp(0.0, 1.0));
-        }
-        let rates: Vec<String> = (0..PLAYERS)
-            .map(|p| format!("{:.2}", self.agreement.agreement(p, 0.5, 5.0)))
-            .collect();
-        let result = search(game, me, deadline, &mut self.rng, DEPTH, mix);
+        let result = search(game, me, deadline, &mut self.rng, DEPTH);
         let mut best = result.best;
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
@@ -135,13 +107,12 @@ impl PacmanMc {
         answer(
             best,
             format!(
-                "rollouts={} turn={} action={} mean={:.2} ms={} agree={}",
+                "rollouts={} turn={} action={} mean={:.2} ms={}",
                 result.rollouts,
                 game.turn(),
                 best.code(),
                 mean,
-                deadline.elapsed().as_millis(),
-                rates.join(",")
+                deadline.elapsed().as_millis()
             ),
         )
     }
@@ -171,18 +142,14 @@ fn search(
     deadline: &Deadline,
     rng: &mut Rng,
     depth: u32,
-    mix: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy = GreedyPolicy::new(game);
-    let mut mc = FlatMc::new(Limits::from_env())
+    FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
-        .evaluator(evaluate);
-    for (p, &m) in mix.iter().enumerate() {
-        mc = mc.policy_mix_of(p, m);
-    }
-    mc.search(game, me, deadline, rng, &mut policy)
+        .evaluator(evaluate)
+        .search(game, me, deadline, rng, &mut policy)
 }
 
 fn answer(action: Action, debug: String) -> Output {

@@ -215,7 +215,6 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     depth: Option<u32>,
     decoupled: Option<f64>,
     open_loop: u32,
-    policy_mix: [f64; MIX_PLAYERS],
     candidates: F,
     evaluator: E,
 }
@@ -230,7 +229,6 @@ impl FlatMc {
             depth: None,
             decoupled: None,
             open_loop: 1,
-            policy_mix: [0.0; MIX_PLAYERS],
             candidates: AllLegal,
             evaluator: GameScore,
         }
@@ -277,27 +275,6 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
-    /// With [`FlatMc::decoupled`], each other player plays the policy's
-    /// first action instead of its UCB1 choice in a share `mix` (0 to 1)
-    /// of the rollouts (those rollouts are not credited to its statistics):
-    /// a hedge against opponents that play as the policy does (a greedy
-    /// shot at a player in line) rather than as best answers. 0 (the
-    /// default) is off. [`FlatMc::policy_mix_of`] sets one player's share.
-    pub fn policy_mix(mut self, mix: f64) -> Self {
-        self.policy_mix = [mix.clamp(0.0, 1.0); MIX_PLAYERS];
-        self
-    }
-
-    /// [`FlatMc::policy_mix`] for `player` alone (players from
-    /// [`MIX_PLAYERS`] on are never mixed): for an opponent model that
-    /// tells the players who play like the policy from those who do not.
-    pub fn policy_mix_of(mut self, player: usize, mix: f64) -> Self {
-        if let Some(m) = self.policy_mix.get_mut(player) {
-            *m = mix.clamp(0.0, 1.0);
-        }
-        self
-    }
-
     /// Tries only the legal actions `filter` keeps (all of them when it
     /// keeps none).
     pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
@@ -306,7 +283,6 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
-            policy_mix: self.policy_mix,
             candidates: filter,
             evaluator: self.evaluator,
         }
@@ -319,7 +295,6 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
-            policy_mix: self.policy_mix,
             candidates: self.candidates,
             evaluator,
         }
@@ -491,12 +466,6 @@ impl<F, E> FlatMc<F, E> {
                     joint[p] = tree.arms[arm as usize].arm.action;
                 }
             }
-            for (p, &mix) in self.policy_mix.iter().enumerate().take(players) {
-                if mix > 0.0 && p != me && game.is_active(p) && rng.unit() < mix {
-                    joint[p] = policy.action(game, p, rng);
-                    path[p * plies] = NONE;
-                }
-            }
             game.apply_unchecked(&joint);
             let mut depth = 1u32;
             // The open-loop turns: a player whose last choice has a node
@@ -561,9 +530,6 @@ impl<F, E> FlatMc<F, E> {
         (rollouts, turns)
     }
 }
-
-/// Players that [`FlatMc::policy_mix`] can mix (the first eight).
-pub const MIX_PLAYERS: usize = 8;
 
 /// No node, or no arm.
 const NONE: u32 = u32::MAX;
