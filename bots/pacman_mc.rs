@@ -144,20 +144,12 @@ fn search(
     depth: u32,
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy = GreedyPolicy::new(game);
-    let mut mc = FlatMc::new(Limits::from_env())
+    FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
-        .evaluator(evaluate);
-    match std::env::var("PACMAN_RM_GAMMA")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-    {
-        Some(gamma) => mc
-            .regret_matching(gamma)
-            .search(game, me, deadline, rng, &mut policy),
-        None => mc.search(game, me, deadline, rng, &mut policy),
-    }
+        .evaluator(evaluate)
+        .search(game, me, deadline, rng, &mut policy)
 }
 
 fn answer(action: Action, debug: String) -> Output {

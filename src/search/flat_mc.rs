@@ -215,7 +215,6 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     depth: Option<u32>,
     decoupled: Option<f64>,
     open_loop: u32,
-    regret_matching: Option<f64>,
     candidates: F,
     evaluator: E,
 }
@@ -230,7 +229,6 @@ impl FlatMc {
             depth: None,
             decoupled: None,
             open_loop: 1,
-            regret_matching: None,
             candidates: AllLegal,
             evaluator: GameScore,
         }
@@ -277,18 +275,6 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
-    /// With [`FlatMc::decoupled`], every player picks its first action by
-    /// regret matching instead of UCB1: it samples from the positive part
-    /// of its cumulative regrets (outcome-sampled, against a running mean
-    /// as a baseline), mixed with the uniform choice in a share `gamma`
-    /// (0 to 1). Regret matching converges to an equilibrium of the
-    /// simultaneous first turn, where UCB1 need not. The answer is still
-    /// the most tried action.
-    pub fn regret_matching(mut self, gamma: f64) -> Self {
-        self.regret_matching = Some(gamma.clamp(0.0, 1.0));
-        self
-    }
-
     /// Tries only the legal actions `filter` keeps (all of them when it
     /// keeps none).
     pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
@@ -297,7 +283,6 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
-            regret_matching: self.regret_matching,
             candidates: filter,
             evaluator: self.evaluator,
         }
@@ -310,7 +295,6 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
-            regret_matching: self.regret_matching,
             candidates: self.candidates,
             evaluator,
         }
@@ -475,13 +459,9 @@ impl<F, E> FlatMc<F, E> {
             // The first turn: every player's UCB1 choice at its root
             // (unvisited arms first, in order); the inactive play the
             // default action.
-            for (p, tree) in trees.iter_mut().enumerate() {
+            for (p, tree) in trees.iter().enumerate() {
                 joint[p] = G::Action::default();
-                let arm = match self.regret_matching {
-                    Some(gamma) => tree.sample_regret(gamma, rng),
-                    None => tree.select(0, exploration, |_| true),
-                };
-                if let Some(arm) = arm {
+                if let Some(arm) = tree.select(0, exploration, |_| true) {
                     path[p * plies] = arm;
                     joint[p] = tree.arms[arm as usize].arm.action;
                 }
@@ -533,9 +513,6 @@ impl<F, E> FlatMc<F, E> {
                     continue;
                 }
                 let value = self.evaluator.value(game, p, &mut scores);
-                if self.regret_matching.is_some() {
-                    tree.update_regret(path[p * plies], value);
-                }
                 for &arm in path[p * plies..(p + 1) * plies]
                     .iter()
                     .take_while(|&&a| a != NONE)
@@ -580,9 +557,6 @@ struct TreeArm<A> {
 struct OpenLoopTree<A> {
     arms: Vec<TreeArm<A>>,
     nodes: Vec<(u32, u32)>,
-    /// Regret matching at the root: each root arm's cumulative regret and
-    /// its probability in the last sample.
-    regret: Vec<(f64, f64)>,
 }
 
 impl<A: Copy> OpenLoopTree<A> {
@@ -590,7 +564,6 @@ impl<A: Copy> OpenLoopTree<A> {
         OpenLoopTree {
             arms: Vec::with_capacity(arms),
             nodes: Vec::with_capacity(arms),
-            regret: Vec::new(),
         }
     }
 
@@ -637,66 +610,6 @@ impl<A: Copy> OpenLoopTree<A> {
             }
         }
         best
-    }
-
-    /// Regret matching at the root: samples an arm from the positive
-    /// regrets mixed with `gamma` of the uniform choice, and keeps every
-    /// arm's probability for [`OpenLoopTree::update_regret`].
-    fn sample_regret(&mut self, gamma: f64, rng: &mut Rng) -> Option<u32> {
-        let (first, end) = self.nodes[0];
-        let k = (end - first) as usize;
-        if k == 0 {
-            return None;
-        }
-        if self.regret.len() != k {
-            // Once per search (the root's arms do not change).
-            self.regret = vec![(0.0, 0.0); k];
-        }
-        let positive: f64 = self.regret.iter().map(|r| r.0.max(0.0)).sum();
-        let uniform = 1.0 / k as f64;
-        for r in &mut self.regret {
-            let matched = if positive > 0.0 {
-                r.0.max(0.0) / positive
-            } else {
-                uniform
-            };
-            r.1 = (1.0 - gamma) * matched + gamma * uniform;
-        }
-        let mut x = rng.unit();
-        let mut chosen = k - 1;
-        for (i, r) in self.regret.iter().enumerate() {
-            if x < r.1 {
-                chosen = i;
-                break;
-            }
-            x -= r.1;
-        }
-        Some(first + chosen as u32)
-    }
-
-    /// Regret matching at the root: `arm` was played and the rollout is
-    /// worth `value` to this player. Outcome sampling, against the root's
-    /// mean value so far as a baseline: the played arm gains the
-    /// importance-weighted payoff, every arm loses the payoff.
-    fn update_regret(&mut self, arm: u32, value: f64) {
-        let (first, end) = self.nodes[0];
-        if self.regret.is_empty() || arm < first || arm >= end {
-            return;
-        }
-        let (visits, total) = self.arms[first as usize..end as usize]
-            .iter()
-            .fold((0u64, 0.0), |(v, t), a| (v + a.arm.visits, t + a.arm.total));
-        let baseline = if visits > 0 {
-            total / visits as f64
-        } else {
-            value
-        };
-        let u = value - baseline;
-        let played = (arm - first) as usize;
-        for (i, r) in self.regret.iter_mut().enumerate() {
-            let estimate = if i == played { u / r.1.max(1e-9) } else { 0.0 };
-            r.0 += estimate - u;
-        }
     }
 
     /// Counts one visit of `arm` with `value`.
