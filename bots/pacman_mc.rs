@@ -148,12 +148,6 @@ fn search(
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
-        .their_exploration(
-            std::env::var("PACMAN_THEIR_EXPLORATION")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(EXPLORATION),
-        )
         .evaluator(evaluate)
         .search(game, me, deadline, rng, &mut policy)
 }

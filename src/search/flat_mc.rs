@@ -214,7 +214,6 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     limits: Limits,
     depth: Option<u32>,
     decoupled: Option<f64>,
-    their_exploration: Option<f64>,
     open_loop: u32,
     candidates: F,
     evaluator: E,
@@ -229,7 +228,6 @@ impl FlatMc {
             limits,
             depth: None,
             decoupled: None,
-            their_exploration: None,
             open_loop: 1,
             candidates: AllLegal,
             evaluator: GameScore,
@@ -277,14 +275,6 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
-    /// With [`FlatMc::decoupled`], the other players' UCB1 constant
-    /// (the searching player keeps the one given to `decoupled`): lower
-    /// models them as greedier best answers, higher as wider.
-    pub fn their_exploration(mut self, exploration: f64) -> Self {
-        self.their_exploration = Some(exploration.max(0.0));
-        self
-    }
-
     /// Tries only the legal actions `filter` keeps (all of them when it
     /// keeps none).
     pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
@@ -292,7 +282,6 @@ impl<F, E> FlatMc<F, E> {
             limits: self.limits,
             depth: self.depth,
             decoupled: self.decoupled,
-            their_exploration: self.their_exploration,
             open_loop: self.open_loop,
             candidates: filter,
             evaluator: self.evaluator,
@@ -305,7 +294,6 @@ impl<F, E> FlatMc<F, E> {
             limits: self.limits,
             depth: self.depth,
             decoupled: self.decoupled,
-            their_exploration: self.their_exploration,
             open_loop: self.open_loop,
             candidates: self.candidates,
             evaluator,
@@ -437,7 +425,6 @@ impl<F, E> FlatMc<F, E> {
     {
         let players = game.player_count();
         let plies = self.open_loop as usize;
-        let their = self.their_exploration.unwrap_or(exploration);
         let mut legal = G::Actions::default();
         // Every player's tree: node 0 is the first turn; `me` keeps its
         // own candidates there, copied back at the end.
@@ -474,8 +461,7 @@ impl<F, E> FlatMc<F, E> {
             // default action.
             for (p, tree) in trees.iter().enumerate() {
                 joint[p] = G::Action::default();
-                let c = if p == me { exploration } else { their };
-                if let Some(arm) = tree.select(0, c, |_| true) {
+                if let Some(arm) = tree.select(0, exploration, |_| true) {
                     path[p * plies] = arm;
                     joint[p] = tree.arms[arm as usize].arm.action;
                 }
@@ -509,8 +495,7 @@ impl<F, E> FlatMc<F, E> {
                             None => continue,
                         }
                     };
-                    let c = if p == me { exploration } else { their };
-                    if let Some(arm) = tree.select(node, c, |a| legal.contains(&a)) {
+                    if let Some(arm) = tree.select(node, exploration, |a| legal.contains(&a)) {
                         path[p * plies + t] = arm;
                         joint[p] = tree.arms[arm as usize].arm.action;
                     }
