@@ -29,7 +29,7 @@
 
 use std::process::ExitCode;
 
-use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
+use botzone::games::pacman2::policy::{evaluate, GreedyPolicy, PolicyAgreement, TypeModel};
 use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
@@ -41,6 +41,17 @@ struct PacmanMc {
     game: Option<Pacman2>,
     me: usize,
     rng: Rng,
+    /// How well the rollout policy predicted each player so far.
+    agreement: PolicyAgreement,
+    /// Policy or searcher, per player (`PACMAN_TYPE_PRIOR`).
+    types: Option<TypeModel>,
+}
+
+/// `PACMAN_TYPE_PRIOR`: the type model's prior share of the policy.
+fn type_prior() -> Option<f64> {
+    std::env::var("PACMAN_TYPE_PRIOR")
+        .ok()
+        .and_then(|v| v.parse().ok())
 }
 
 impl PacmanMc {
@@ -49,6 +60,8 @@ impl PacmanMc {
             game: None,
             me: 0,
             rng: Rng::from_env(),
+            agreement: PolicyAgreement::default(),
+            types: type_prior().map(TypeModel::new),
         }
     }
 
@@ -68,6 +81,8 @@ impl PacmanMc {
         let map = Map::from_json(request).map_err(|e| BotError::new(format!("{path}: {e}")))?;
         self.game = Some(Pacman2::new(&map));
         self.me = id;
+        self.agreement = PolicyAgreement::default();
+        self.types = type_prior().map(TypeModel::new);
         Ok(())
     }
 
@@ -79,6 +94,10 @@ impl PacmanMc {
         let joint = game
             .joint_from_request(request, path)
             .map_err(|e| BotError::new(e.to_string()))?;
+        self.agreement.observe(game, &joint);
+        if let Some(t) = self.types.as_mut() {
+            t.observe(game, &joint);
+        }
         game.apply_unchecked(&joint);
         Ok(())
     }
@@ -98,7 +117,57 @@ impl PacmanMc {
             let why = if game.is_over() { "game over" } else { "dead" };
             return answer(Action::Stay, format!("rollouts=0 {why}"));
         }
-        let result = search(game, me, deadline, &mut self.rng, DEPTH);
+        let mut mix = [0.0; PLAYERS];
+        let floor: f64 = std::env::var("PACMAN_AGREE_FLOOR")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2.0);
+        let slope: f64 = std::env::var("PACMAN_AGREE_SLOPE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(2.8);
+        let prior: f64 = std::env::var("PACMAN_AGREE_PRIOR")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.5);
+        let constant: Option<f64> = std::env::var("PACMAN_POLICY_MIX")
+            .ok()
+            .and_then(|v| v.parse().ok());
+        let most: f64 = std::env::var("PACMAN_TYPE_MAX")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.6);
+        for (p, m) in mix.iter_mut().enumerate() {
+            let a = self.agreement.agreement(p, prior, 5.0);
+            *m = constant.unwrap_or(((a - floor) * slope).clamp(0.0, 1.0));
+            if let Some(t) = self.types.as_ref() {
+                *m = most * t.policy_probability(p);
+            }
+        }
+        let rates: Vec<String> = (0..PLAYERS)
+            .map(|p| match self.types.as_ref() {
+                Some(t) => format!("{:.2}", t.policy_probability(p)),
+                None => format!("{:.2}", self.agreement.agreement(p, 0.5, 5.0)),
+            })
+            .collect();
+        if let Ok(path) = std::env::var("PACMAN_TRACE_FILE") {
+            use std::io::Write;
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                let _ = writeln!(f, "{} {} {}", me, game.turn(), rates.join(","));
+            }
+        }
+        let result = search(game, me, deadline, &mut self.rng, DEPTH, mix);
+        if let Some(t) = self.types.as_mut() {
+            for (p, arms) in result.players.iter().enumerate() {
+                if p != me {
+                    t.expect(p, arms);
+                }
+            }
+        }
         let mut best = result.best;
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
@@ -107,12 +176,13 @@ impl PacmanMc {
         answer(
             best,
             format!(
-                "rollouts={} turn={} action={} mean={:.2} ms={}",
+                "rollouts={} turn={} action={} mean={:.2} ms={} agree={}",
                 result.rollouts,
                 game.turn(),
                 best.code(),
                 mean,
-                deadline.elapsed().as_millis()
+                deadline.elapsed().as_millis(),
+                rates.join(",")
             ),
         )
     }
@@ -142,14 +212,19 @@ fn search(
     deadline: &Deadline,
     rng: &mut Rng,
     depth: u32,
+    mix: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    let mut policy = GreedyPolicy::new(game);
-    FlatMc::new(Limits::from_env())
+    let shots_only = std::env::var("PACMAN_HEDGE_SHOTS").is_ok_and(|v| v == "1");
+    let mut policy = GreedyPolicy::new(game).hedge_shots_only(shots_only);
+    let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
-        .evaluator(evaluate)
-        .search(game, me, deadline, rng, &mut policy)
+        .evaluator(evaluate);
+    for (p, &m) in mix.iter().enumerate() {
+        mc = mc.policy_mix_of(p, m);
+    }
+    mc.search(game, me, deadline, rng, &mut policy)
 }
 
 fn answer(action: Action, debug: String) -> Output {

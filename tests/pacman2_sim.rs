@@ -274,6 +274,98 @@ fn decoupled_flat_mc_answers_its_most_tried_action_without_allocating_per_rollou
     }
 }
 
+/// `FlatMc::policy_mix`: in about that share of the rollouts each other
+/// player's first action is the policy's (asked for in the root position,
+/// and only for the other players), the searching player's never; the
+/// search still counts every rollout for the searching player, restores
+/// the game and allocates nothing per rollout.
+#[test]
+fn policy_mix_plays_the_policy_for_the_others_first_actions_in_its_share_of_rollouts() {
+    use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
+    use botzone::search::flat_mc::{FlatMc, Policy, SearchResult};
+
+    /// The greedy policy, counting the actions asked for in the root
+    /// position, per player.
+    struct Counting {
+        inner: GreedyPolicy,
+        root_turn: u32,
+        at_root: [u64; PLAYERS],
+    }
+    impl Policy<Pacman2> for Counting {
+        fn action(&mut self, game: &Pacman2, player: usize, rng: &mut Rng) -> Action {
+            if game.turn() == self.root_turn {
+                self.at_root[player] += 1;
+            }
+            self.inner.action(game, player, rng)
+        }
+    }
+
+    let deadline = Deadline::after(Duration::from_secs(30));
+    let rollouts = 4000u64;
+    let search = |game: &mut Pacman2, policy: &mut Counting, mix: f64| -> SearchResult<Action> {
+        let limits = Limits {
+            max_rollouts: Some(rollouts),
+            ..Limits::default()
+        };
+        FlatMc::new(limits)
+            .depth(20)
+            .decoupled(40.0)
+            .open_loop(2)
+            .policy_mix(mix)
+            .evaluator(evaluate)
+            .search(game, 2, &deadline, &mut Rng::new(9), policy)
+    };
+    for seed in [3, 11] {
+        let mut game = Pacman2::new(&Map::generate(seed));
+        let before = game.clone();
+        let mut arms = Vec::new();
+        for mix in [0.0, 0.5, 1.0] {
+            let mut policy = Counting {
+                inner: GreedyPolicy::new(&game),
+                root_turn: game.turn(),
+                at_root: [0; PLAYERS],
+            };
+            let (result, allocations) =
+                common::count_allocations(|| search(&mut game, &mut policy, mix));
+            let (_, fewer) = common::count_allocations(|| {
+                let limits = Limits {
+                    max_rollouts: Some(100),
+                    ..Limits::default()
+                };
+                FlatMc::new(limits)
+                    .depth(20)
+                    .decoupled(40.0)
+                    .open_loop(2)
+                    .policy_mix(mix)
+                    .evaluator(evaluate)
+                    .search(&mut game, 2, &deadline, &mut Rng::new(9), &mut policy)
+            });
+            assert!(game == before, "seed {seed}, mix {mix}: not restored");
+            assert_eq!(
+                allocations, fewer,
+                "seed {seed}, mix {mix}: allocations grew"
+            );
+            assert_eq!(result.rollouts, rollouts);
+            let visits: u64 = result.arms.iter().map(|a| a.visits).sum();
+            assert_eq!(visits, rollouts, "seed {seed}, mix {mix}");
+            assert!(game.is_valid(2, result.best));
+            // Counted over both searches: `rollouts + 100` first turns.
+            let turns = (rollouts + 100) as f64;
+            assert_eq!(policy.at_root[2], 0, "seed {seed}, mix {mix}: asked for me");
+            for p in [0, 1, 3] {
+                let share = policy.at_root[p] as f64 / turns;
+                assert!(
+                    (share - mix).abs() < 0.05,
+                    "seed {seed}, mix {mix}: player {p} played the policy in {share:.3}"
+                );
+            }
+            arms.push(result.arms);
+        }
+        assert_ne!(arms[0], arms[1], "seed {seed}: the mix changed nothing");
+        assert_ne!(arms[1], arms[2], "seed {seed}: the mix changed nothing");
+    }
+}
+
 #[test]
 fn map_errors_name_the_part() {
     let good = Map::generate(3).to_json();

@@ -237,6 +237,7 @@ pub fn search<G: Game, P: Policy<G>>(
         rollouts: 0,
         turns: 0,
         arms: Vec::new(),
+        players: Vec::new(),
     };
     let Some(root) = tree.add(&*game, &mut buffer) else {
         return result;

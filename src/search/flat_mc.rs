@@ -71,6 +71,14 @@ pub trait Policy<G: Game> {
     /// An action for `player`, who is active in `game`.
     fn action(&mut self, game: &G, player: usize, rng: &mut Rng) -> G::Action;
 
+    /// The action [`FlatMc::policy_mix`] has `player` play instead of its
+    /// UCB1 choice, or `None` to keep that choice. The default is
+    /// [`Policy::action`].
+    #[inline]
+    fn mixed_action(&mut self, game: &G, player: usize, rng: &mut Rng) -> Option<G::Action> {
+        Some(self.action(game, player, rng))
+    }
+
     /// Fills `joint` with one turn: [`Policy::action`] for every active
     /// player, the default action for the others.
     #[inline]
@@ -215,6 +223,7 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     depth: Option<u32>,
     decoupled: Option<f64>,
     open_loop: u32,
+    policy_mix: [f64; MIX_PLAYERS],
     candidates: F,
     evaluator: E,
 }
@@ -229,6 +238,7 @@ impl FlatMc {
             depth: None,
             decoupled: None,
             open_loop: 1,
+            policy_mix: [0.0; MIX_PLAYERS],
             candidates: AllLegal,
             evaluator: GameScore,
         }
@@ -275,6 +285,27 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
+    /// With [`FlatMc::decoupled`], each other player plays the policy's
+    /// first action instead of its UCB1 choice in a share `mix` (0 to 1)
+    /// of the rollouts (those rollouts are not credited to its statistics):
+    /// a hedge against opponents that play as the policy does (a greedy
+    /// shot at a player in line) rather than as best answers. 0 (the
+    /// default) is off. [`FlatMc::policy_mix_of`] sets one player's share.
+    pub fn policy_mix(mut self, mix: f64) -> Self {
+        self.policy_mix = [mix.clamp(0.0, 1.0); MIX_PLAYERS];
+        self
+    }
+
+    /// [`FlatMc::policy_mix`] for `player` alone (players from
+    /// [`MIX_PLAYERS`] on are never mixed): for an opponent model that
+    /// tells the players who play like the policy from those who do not.
+    pub fn policy_mix_of(mut self, player: usize, mix: f64) -> Self {
+        if let Some(m) = self.policy_mix.get_mut(player) {
+            *m = mix.clamp(0.0, 1.0);
+        }
+        self
+    }
+
     /// Tries only the legal actions `filter` keeps (all of them when it
     /// keeps none).
     pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
@@ -283,6 +314,7 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
+            policy_mix: self.policy_mix,
             candidates: filter,
             evaluator: self.evaluator,
         }
@@ -295,6 +327,7 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
+            policy_mix: self.policy_mix,
             candidates: self.candidates,
             evaluator,
         }
@@ -337,14 +370,23 @@ impl<F, E> FlatMc<F, E> {
             rollouts: 0,
             turns: 0,
             arms: Vec::new(),
+            players: Vec::new(),
         };
         if arms.len() <= 1 {
             result.arms = arms;
             return result;
         }
         if let Some(exploration) = self.decoupled {
-            (result.rollouts, result.turns) =
-                self.decoupled_rollouts(game, me, deadline, rng, policy, exploration, &mut arms);
+            (result.rollouts, result.turns) = self.decoupled_rollouts(
+                game,
+                me,
+                deadline,
+                rng,
+                policy,
+                exploration,
+                &mut arms,
+                &mut result.players,
+            );
             let mut best = 0;
             for (i, a) in arms.iter().enumerate() {
                 let b = &arms[best];
@@ -417,6 +459,7 @@ impl<F, E> FlatMc<F, E> {
         policy: &mut P,
         exploration: f64,
         arms: &mut [Arm<G::Action>],
+        roots: &mut Vec<Vec<Arm<G::Action>>>,
     ) -> (u64, u64)
     where
         G: Game,
@@ -464,6 +507,14 @@ impl<F, E> FlatMc<F, E> {
                 if let Some(arm) = tree.select(0, exploration, |_| true) {
                     path[p * plies] = arm;
                     joint[p] = tree.arms[arm as usize].arm.action;
+                }
+            }
+            for (p, &mix) in self.policy_mix.iter().enumerate().take(players) {
+                if mix > 0.0 && p != me && game.is_active(p) && rng.unit() < mix {
+                    if let Some(a) = policy.mixed_action(game, p, rng) {
+                        joint[p] = a;
+                        path[p * plies] = NONE;
+                    }
                 }
             }
             game.apply_unchecked(&joint);
@@ -527,9 +578,22 @@ impl<F, E> FlatMc<F, E> {
         for (arm, tree_arm) in arms.iter_mut().zip(&trees[me].arms) {
             *arm = tree_arm.arm;
         }
+        *roots = trees
+            .iter()
+            .map(|tree| {
+                let (first, end) = tree.nodes[0];
+                tree.arms[first as usize..end as usize]
+                    .iter()
+                    .map(|a| a.arm)
+                    .collect()
+            })
+            .collect();
         (rollouts, turns)
     }
 }
+
+/// Players that [`FlatMc::policy_mix`] can mix (the first eight).
+pub const MIX_PLAYERS: usize = 8;
 
 /// No node, or no arm.
 const NONE: u32 = u32::MAX;
@@ -665,6 +729,10 @@ pub struct SearchResult<A> {
     /// Every candidate first action with its statistics, in legal-action
     /// order.
     pub arms: Vec<Arm<A>>,
+    /// With [`FlatMc::decoupled`], every player's first-turn arms (the
+    /// searching player's are [`SearchResult::arms`]): what the search
+    /// expects each player to do. Empty otherwise.
+    pub players: Vec<Vec<Arm<A>>>,
 }
 
 impl<A: Copy + PartialEq> SearchResult<A> {
