@@ -15,9 +15,18 @@
 //! (`botzone::time::Deadline`), and says how many rollouts it ran in
 //! `debug` (`rollouts=123456 ...`).
 //!
+//! It models the opponents across turns (`pacman2::policy::TypeModel`):
+//! each turn it weighs every player's action under the rollout policy
+//! against its own search's expectation of that player, and in that
+//! player's share of the rollouts (up to [`TYPE_MOST`]) plays the policy's
+//! first action for it instead of its UCB1 choice. Bots built on rules are
+//! told from bots that search within a few turns; `debug` shows each
+//! player's odds of playing as the policy (`types=0.01,0.97,...`).
+//!
 //! Keep-running by default: the state is kept between turns and only each
 //! turn's request is applied. Traditional mode (the whole history every
-//! turn) works too: the state is rebuilt from the requests.
+//! turn) works too: the state is rebuilt from the requests, and the
+//! opponent model travels in Botzone's `data` field.
 //!
 //! ```text
 //! cargo run --release --bin pacman_mc < input-samples/pacman2/first-turn.json
@@ -29,7 +38,7 @@
 
 use std::process::ExitCode;
 
-use botzone::games::pacman2::policy::{evaluate, GreedyPolicy, PolicyAgreement, TypeModel};
+use botzone::games::pacman2::policy::{evaluate, GreedyPolicy, TypeModel};
 use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
@@ -41,17 +50,8 @@ struct PacmanMc {
     game: Option<Pacman2>,
     me: usize,
     rng: Rng,
-    /// How well the rollout policy predicted each player so far.
-    agreement: PolicyAgreement,
-    /// Policy or searcher, per player (`PACMAN_TYPE_PRIOR`).
-    types: Option<TypeModel>,
-}
-
-/// `PACMAN_TYPE_PRIOR`: the type model's prior share of the policy.
-fn type_prior() -> Option<f64> {
-    std::env::var("PACMAN_TYPE_PRIOR")
-        .ok()
-        .and_then(|v| v.parse().ok())
+    /// Which players play as the rollout policy does.
+    types: TypeModel,
 }
 
 impl PacmanMc {
@@ -60,8 +60,7 @@ impl PacmanMc {
             game: None,
             me: 0,
             rng: Rng::from_env(),
-            agreement: PolicyAgreement::default(),
-            types: type_prior().map(TypeModel::new),
+            types: TypeModel::new(TYPE_PRIOR),
         }
     }
 
@@ -81,8 +80,7 @@ impl PacmanMc {
         let map = Map::from_json(request).map_err(|e| BotError::new(format!("{path}: {e}")))?;
         self.game = Some(Pacman2::new(&map));
         self.me = id;
-        self.agreement = PolicyAgreement::default();
-        self.types = type_prior().map(TypeModel::new);
+        self.types = TypeModel::new(TYPE_PRIOR);
         Ok(())
     }
 
@@ -94,10 +92,7 @@ impl PacmanMc {
         let joint = game
             .joint_from_request(request, path)
             .map_err(|e| BotError::new(e.to_string()))?;
-        self.agreement.observe(game, &joint);
-        if let Some(t) = self.types.as_mut() {
-            t.observe(game, &joint);
-        }
+        self.types.observe(game, &joint);
         game.apply_unchecked(&joint);
         Ok(())
     }
@@ -118,56 +113,18 @@ impl PacmanMc {
             return answer(Action::Stay, format!("rollouts=0 {why}"));
         }
         let mut mix = [0.0; PLAYERS];
-        let floor: f64 = std::env::var("PACMAN_AGREE_FLOOR")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2.0);
-        let slope: f64 = std::env::var("PACMAN_AGREE_SLOPE")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2.8);
-        let prior: f64 = std::env::var("PACMAN_AGREE_PRIOR")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.5);
-        let constant: Option<f64> = std::env::var("PACMAN_POLICY_MIX")
-            .ok()
-            .and_then(|v| v.parse().ok());
-        let most: f64 = std::env::var("PACMAN_TYPE_MAX")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.6);
         for (p, m) in mix.iter_mut().enumerate() {
-            let a = self.agreement.agreement(p, prior, 5.0);
-            *m = constant.unwrap_or(((a - floor) * slope).clamp(0.0, 1.0));
-            if let Some(t) = self.types.as_ref() {
-                *m = most * t.policy_probability(p);
-            }
-        }
-        let rates: Vec<String> = (0..PLAYERS)
-            .map(|p| match self.types.as_ref() {
-                Some(t) => format!("{:.2}", t.policy_probability(p)),
-                None => format!("{:.2}", self.agreement.agreement(p, 0.5, 5.0)),
-            })
-            .collect();
-        if let Ok(path) = std::env::var("PACMAN_TRACE_FILE") {
-            use std::io::Write;
-            if let Ok(mut f) = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-            {
-                let _ = writeln!(f, "{} {} {}", me, game.turn(), rates.join(","));
-            }
+            *m = TYPE_MOST * self.types.policy_probability(p);
         }
         let result = search(game, me, deadline, &mut self.rng, DEPTH, mix);
-        if let Some(t) = self.types.as_mut() {
-            for (p, arms) in result.players.iter().enumerate() {
-                if p != me {
-                    t.expect(p, arms);
-                }
+        for (p, arms) in result.players.iter().enumerate() {
+            if p != me {
+                self.types.expect(p, arms);
             }
         }
+        let types: Vec<String> = (0..PLAYERS)
+            .map(|p| format!("{:.2}", self.types.policy_probability(p)))
+            .collect();
         let mut best = result.best;
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
@@ -176,15 +133,16 @@ impl PacmanMc {
         answer(
             best,
             format!(
-                "rollouts={} turn={} action={} mean={:.2} ms={} agree={}",
+                "rollouts={} turn={} action={} mean={:.2} ms={} types={}",
                 result.rollouts,
                 game.turn(),
                 best.code(),
                 mean,
                 deadline.elapsed().as_millis(),
-                rates.join(",")
+                types.join(",")
             ),
         )
+        .with_data(self.types.encode())
     }
 }
 
@@ -199,13 +157,24 @@ const EXPLORATION: f64 = 40.0;
 /// statistics (open loop), before the policy takes over.
 const DECOUPLED_TURNS: u32 = 2;
 
+/// The odds, before a player is seen, that it plays as the rollout policy
+/// does ([`TypeModel`]).
+const TYPE_PRIOR: f64 = 0.2;
+
+/// The share of the rollouts in which a player surely playing as the
+/// policy does plays the policy's first action
+/// ([`FlatMc::policy_mix_of`]); a player with odds `q` gets `q` times it.
+const TYPE_MOST: f64 = 0.8;
+
 /// Monte Carlo with decoupled first turns: every live player picks its
 /// first [`DECOUPLED_TURNS`] actions by UCB1 over its own statistics,
 /// valued by [`evaluate`] from its side, so that the opponents' first
 /// moves are their best answers rather than the policy's; then at most
-/// `depth` turns in all of [`GreedyPolicy`] for everyone. The answer is
-/// `me`'s most tried action; `game` is left as it was. Stops at the
-/// deadline or after `BOTZONE_ITERATIONS` rollouts.
+/// `depth` turns in all of [`GreedyPolicy`] for everyone; each other
+/// player `p` plays the policy's first action instead in a share `mix[p]`
+/// of the rollouts. The answer is `me`'s most tried action; `game` is left
+/// as it was. Stops at the deadline or after `BOTZONE_ITERATIONS`
+/// rollouts.
 fn search(
     game: &mut Pacman2,
     me: usize,
@@ -214,8 +183,7 @@ fn search(
     depth: u32,
     mix: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    let shots_only = std::env::var("PACMAN_HEDGE_SHOTS").is_ok_and(|v| v == "1");
-    let mut policy = GreedyPolicy::new(game).hedge_shots_only(shots_only);
+    let mut policy = GreedyPolicy::new(game);
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
@@ -238,11 +206,30 @@ fn answer(action: Action, debug: String) -> Output {
 impl Bot for PacmanMc {
     fn on_input(&mut self, input: &Input, deadline: &Deadline) -> Result<Output, BotError> {
         self.game = None;
+        // The opponent model as the last turn left it (`data`): it weighs
+        // only the last request's actions, the one turn it has an
+        // expectation for.
+        let mut saved = match input.data.as_deref().filter(|d| !d.is_empty()) {
+            None => None,
+            Some(text) => match TypeModel::decode(text) {
+                Ok(model) => Some(model),
+                Err(e) => {
+                    eprintln!("pacman_mc: data: {e}; the opponent model starts afresh");
+                    None
+                }
+            },
+        };
+        let last = input.requests.len().saturating_sub(1);
         for (i, request) in input.requests.iter().enumerate() {
             let path = format!("requests[{i}]");
             if i == 0 {
                 self.start(request, &path)?;
             } else {
+                if i == last {
+                    if let Some(model) = saved.take() {
+                        self.types = model;
+                    }
+                }
                 self.follow(request, &path)?;
             }
         }

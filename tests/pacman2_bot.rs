@@ -309,6 +309,79 @@ fn bad_input_gives_an_error_and_a_legal_fallback() {
     assert_eq!(answers(&out).len(), 2);
 }
 
+/// Each player's odds of playing as the rollout policy, from `types=` in
+/// the debug text.
+fn types_of(answer: &J) -> Vec<f64> {
+    let debug = answer["debug"].as_str().expect("debug");
+    debug
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("types="))
+        .unwrap_or_else(|| panic!("types= in {debug}"))
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
+/// Traditional mode: the opponent model travels in `data`. The first turn
+/// saves the search's expectation of every other player; the next turn,
+/// given that data, weighs the actions they played against it and moves
+/// their odds away from the prior; bad data is reported on stderr and the
+/// model starts afresh, with a legal answer all the same.
+#[test]
+fn traditional_mode_keeps_the_opponent_model_in_data() {
+    let run = |input: &str| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pacman_mc"));
+        cmd.env_remove("BOTZONE_TIME_LIMIT")
+            .env("BOTZONE_SEED", "12345")
+            .env("BOTZONE_ITERATIONS", "2000");
+        common::run_program(cmd, input.as_bytes(), std::time::Duration::from_secs(120))
+    };
+    let first = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let out = run(&first);
+    assert!(out.status.success());
+    let a = answers(&out);
+    let data = a[0]["data"].as_str().expect("data on the first turn");
+    assert!(data.starts_with("types1 "), "{data}");
+    let prior = types_of(&a[0]);
+    assert!(prior.iter().all(|&t| t == prior[0]), "{prior:?}");
+
+    let v: J = serde_json::from_str(&first).unwrap();
+    let map_req = v["requests"][0].clone();
+    let id = map_req["id"].as_u64().unwrap() as usize;
+    let stay = json!({"action": -1});
+    let turn = json!({"0": stay, "1": stay, "2": stay, "3": stay});
+    let input = |data: &str| {
+        json!({
+            "requests": [map_req.clone(), turn.clone()],
+            "responses": [a[0]["response"].clone()],
+            "data": data,
+        })
+        .to_string()
+    };
+    let (game, _) = state_of(&[map_req.clone(), turn.clone()]);
+
+    let out = run(&input(data));
+    assert!(out.status.success());
+    let b = answers(&out);
+    check_answer(&game, id, &b[0], 60_000);
+    let seen = types_of(&b[0]);
+    for p in (0..PLAYERS).filter(|&p| p != id) {
+        assert_ne!(seen[p], prior[p], "player {p}: {seen:?}");
+    }
+    assert_eq!(seen[id], prior[id]);
+    assert!(b[0]["data"].as_str().unwrap().starts_with("types1 "));
+
+    for bad in ["types1 1 2", "hello"] {
+        let out = run(&input(bad));
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("data: "), "{bad}: {err}");
+        let c = answers(&out);
+        check_answer(&game, id, &c[0], 60_000);
+        assert_eq!(types_of(&c[0]), prior, "{bad}");
+    }
+}
+
 /// The first turn of a match gets 2 s on Botzone; at least 50,000 rollouts
 /// must fit (release builds only: debug code is far slower).
 #[test]

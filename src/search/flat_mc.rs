@@ -71,14 +71,6 @@ pub trait Policy<G: Game> {
     /// An action for `player`, who is active in `game`.
     fn action(&mut self, game: &G, player: usize, rng: &mut Rng) -> G::Action;
 
-    /// The action [`FlatMc::policy_mix`] has `player` play instead of its
-    /// UCB1 choice, or `None` to keep that choice. The default is
-    /// [`Policy::action`].
-    #[inline]
-    fn mixed_action(&mut self, game: &G, player: usize, rng: &mut Rng) -> Option<G::Action> {
-        Some(self.action(game, player, rng))
-    }
-
     /// Fills `joint` with one turn: [`Policy::action`] for every active
     /// player, the default action for the others.
     #[inline]
@@ -511,10 +503,8 @@ impl<F, E> FlatMc<F, E> {
             }
             for (p, &mix) in self.policy_mix.iter().enumerate().take(players) {
                 if mix > 0.0 && p != me && game.is_active(p) && rng.unit() < mix {
-                    if let Some(a) = policy.mixed_action(game, p, rng) {
-                        joint[p] = a;
-                        path[p * plies] = NONE;
-                    }
+                    joint[p] = policy.action(game, p, rng);
+                    path[p * plies] = NONE;
                 }
             }
             game.apply_unchecked(&joint);

@@ -75,9 +75,6 @@ pub struct GreedyPolicy {
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
-    /// [`Policy::mixed_action`] models shots only (see
-    /// [`GreedyPolicy::hedge_shots_only`]).
-    shots_only: bool,
 }
 
 impl GreedyPolicy {
@@ -92,7 +89,6 @@ impl GreedyPolicy {
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
-            shots_only: false,
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -207,15 +203,6 @@ impl GreedyPolicy {
             }
         }
         joint
-    }
-
-    /// With `on`, [`Policy::mixed_action`] (the opponent model of
-    /// [`crate::search::flat_mc::FlatMc::policy_mix`]) replaces a player's
-    /// UCB1 choice only when the policy shoots: a hedge against players who
-    /// shoot whoever is in line, with their moves still best answers.
-    pub fn hedge_shots_only(mut self, on: bool) -> Self {
-        self.shots_only = on;
-        self
     }
 
     /// An action for live player `p` of `game`.
@@ -345,12 +332,6 @@ impl Policy<Pacman2> for GreedyPolicy {
     }
 
     #[inline]
-    fn mixed_action(&mut self, game: &Pacman2, player: usize, rng: &mut Rng) -> Option<Action> {
-        let a = GreedyPolicy::action(self, game, player, rng);
-        (!self.shots_only || a.is_shot()).then_some(a)
-    }
-
-    #[inline]
     fn fill_joint(&mut self, game: &Pacman2, rng: &mut Rng, joint: &mut [Action]) {
         joint[..PLAYERS].copy_from_slice(&self.joint(game, rng));
     }
@@ -474,177 +455,193 @@ mod tests {
     }
 }
 
-/// An opponent model kept across turns: for every player, how likely
-/// [`GreedyPolicy`] was to play the action it played, on average over the
-/// turns seen. Bots built on rules walk and shoot much as the policy does
-/// and score high; bots that search score lower; a search may weigh the
-/// policy in for the players it predicts well
+/// An opponent model kept across turns: is each player one that plays as
+/// the rollout policy does ([`GreedyPolicy`]: bots built on rules), or one
+/// that plays the best answers a search finds? Each turn the action a
+/// player played is weighed under both explanations: the policy's
+/// probability of it, and the share of the search's first-turn visits for
+/// that player ([`crate::search::flat_mc::SearchResult::players`], recorded
+/// with [`TypeModel::expect`]). The log-likelihood ratios add up to the
+/// odds that the player is a policy player, which a search can use as that
+/// player's share of policy moves
 /// ([`crate::search::flat_mc::FlatMc::policy_mix_of`]).
 ///
 /// ```
-/// use botzone::games::pacman2::policy::{GreedyPolicy, PolicyAgreement};
-/// use botzone::games::pacman2::{Map, Pacman2};
+/// use botzone::games::pacman2::policy::{GreedyPolicy, TypeModel};
+/// use botzone::games::pacman2::{Action, Map, Pacman2};
 /// use botzone::rng::Rng;
+/// use botzone::search::flat_mc::Arm;
 ///
 /// let mut game = Pacman2::new(&Map::generate(1));
 /// let policy = GreedyPolicy::new(&game);
-/// let mut model = PolicyAgreement::default();
+/// let (mut walkers, mut stayers) = (TypeModel::new(0.5), TypeModel::new(0.5));
 /// let mut rng = Rng::new(1);
-/// for _ in 0..30 {
+/// let mut stay = Arm::new(Action::Stay);
+/// stay.visits = 100;
+/// for _ in 0..10 {
+///     // The search expects every player to stay where it is.
+///     for p in 0..4 {
+///         walkers.expect(p, &[stay]);
+///         stayers.expect(p, &[stay]);
+///     }
 ///     let joint = policy.joint(&game, &mut rng);
-///     model.observe(&game, &joint);
+///     walkers.observe(&game, &joint); // they walk as the policy does
+///     stayers.observe(&game, &[Action::Stay; 4]); // they do as expected
 ///     game.apply_unchecked(&joint);
 /// }
-/// // The policy agrees with itself more than a guess would.
-/// assert!(model.turns(0) > 0 && model.agreement(0, 0.0, 0.0) > 0.3);
+/// assert!(walkers.policy_probability(0) > 0.9);
+/// assert!(stayers.policy_probability(0) < 0.1);
+/// // The model travels in Botzone's `data` field between turns.
+/// let text = walkers.encode();
+/// assert_eq!(TypeModel::decode(&text).unwrap().encode(), text);
 /// ```
-#[derive(Clone, Debug)]
-pub struct PolicyAgreement {
-    sum: [f64; PLAYERS],
-    turns: [u32; PLAYERS],
-    rng: Rng,
-}
-
-impl Default for PolicyAgreement {
-    fn default() -> Self {
-        PolicyAgreement {
-            sum: [0.0; PLAYERS],
-            turns: [0; PLAYERS],
-            // Its own fixed stream: the model does not move the search's.
-            rng: Rng::new(0x5eed),
-        }
-    }
-}
-
-/// Policy actions drawn per player and turn by [`PolicyAgreement::observe`].
-const AGREEMENT_SAMPLES: u32 = 32;
-
-impl PolicyAgreement {
-    /// Records one turn: `joint` is about to be played in `game`. Builds
-    /// the policy's tables for `game` (a few microseconds on Botzone's
-    /// maps), so it is meant for once a turn, not for rollouts.
-    pub fn observe(&mut self, game: &Pacman2, joint: &[Action; PLAYERS]) {
-        if game.is_over() {
-            return;
-        }
-        let policy = GreedyPolicy::new(game);
-        for (p, &played) in joint.iter().enumerate().take(PLAYERS) {
-            if !game.is_active(p) {
-                continue;
-            }
-            let same = (0..AGREEMENT_SAMPLES)
-                .filter(|_| policy.action(game, p, &mut self.rng) == played)
-                .count();
-            self.sum[p] += same as f64 / f64::from(AGREEMENT_SAMPLES);
-            self.turns[p] += 1;
-        }
-    }
-
-    /// Turns of player `p` seen.
-    pub fn turns(&self, p: usize) -> u32 {
-        self.turns[p]
-    }
-
-    /// Player `p`'s mean probability of the policy playing its action,
-    /// with `prior_turns` turns at `prior` added.
-    pub fn agreement(&self, p: usize, prior: f64, prior_turns: f64) -> f64 {
-        let n = f64::from(self.turns[p]) + prior_turns;
-        if n <= 0.0 {
-            return prior;
-        }
-        (self.sum[p] + prior * prior_turns) / n
-    }
-}
-
-/// An opponent model kept across turns that weighs two explanations of
-/// each player's play against each other: the rollout policy
-/// ([`GreedyPolicy`], as bots built on rules play) and the search's own
-/// expectation of the player's best answer (its first-turn visits,
-/// [`crate::search::flat_mc::SearchResult::players`]). Every turn adds the
-/// log-likelihood ratio of the action played under the two; the odds give
-/// the share of rollouts in which the player plays the policy
-/// ([`crate::search::flat_mc::FlatMc::policy_mix_of`]).
 #[derive(Clone, Debug)]
 pub struct TypeModel {
     log_odds: [f64; PLAYERS],
-    expected: [[f64; 9]; PLAYERS],
+    /// The search's share of visits per action (by `code + 1`), for the
+    /// turn about to be observed.
+    expected: [[f64; ACTION_KINDS]; PLAYERS],
     has_expected: [bool; PLAYERS],
     rng: Rng,
 }
+
+/// Pacman2's actions: staying, four moves, four shots.
+const ACTION_KINDS: usize = 9;
+
+/// Policy actions drawn per player and turn by [`TypeModel::observe`].
+const TYPE_SAMPLES: u32 = 32;
 
 /// Share of a uniform choice among the legal actions mixed into both
 /// explanations, so that no action is impossible under either.
 const TYPE_UNIFORM: f64 = 0.15;
 
-/// The log-odds stay within this bound, so that evidence can turn them.
+/// The log-odds stay within this bound, so that a player that changes its
+/// ways is seen to within a few turns.
 const TYPE_BOUND: f64 = 6.0;
 
+/// The first word of [`TypeModel::encode`].
+const TYPE_TAG: &str = "types1";
+
 impl TypeModel {
-    /// A model in which every player plays the policy with probability
-    /// `prior` before any turn is seen.
+    /// A model in which every player plays as the policy does with
+    /// probability `prior` before any turn is seen.
     pub fn new(prior: f64) -> Self {
         let prior = prior.clamp(1e-3, 1.0 - 1e-3);
         TypeModel {
             log_odds: [(prior / (1.0 - prior)).ln(); PLAYERS],
-            expected: [[0.0; 9]; PLAYERS],
+            expected: [[0.0; ACTION_KINDS]; PLAYERS],
             has_expected: [false; PLAYERS],
+            // Its own fixed stream: the model does not move the search's.
             rng: Rng::new(0x7e5d),
         }
     }
 
     /// Records what the search expects player `p` to play this turn: its
-    /// first-turn arms.
+    /// first-turn arms (visits per action). The next
+    /// [`TypeModel::observe`] weighs the action `p` played against them.
     pub fn expect(&mut self, p: usize, arms: &[crate::search::flat_mc::Arm<Action>]) {
         if p >= PLAYERS {
             return;
         }
         let total: u64 = arms.iter().map(|a| a.visits).sum();
-        self.expected[p] = [0.0; 9];
+        self.expected[p] = [0.0; ACTION_KINDS];
         self.has_expected[p] = total > 0;
-        if total == 0 {
-            return;
-        }
-        for a in arms {
-            let i = (a.action.code() + 1) as usize;
-            if i < 9 {
-                self.expected[p][i] = a.visits as f64 / total as f64;
+        for a in arms.iter().filter(|_| total > 0) {
+            if let Some(e) = self.expected[p].get_mut((a.action.code() + 1) as usize) {
+                *e = a.visits as f64 / total as f64;
             }
         }
     }
 
-    /// Records one turn: `joint` is about to be played in `game`. Only
-    /// players with an expectation ([`TypeModel::expect`]) are updated.
+    /// Records one turn: `joint` is about to be played in `game`. Players
+    /// without an expectation for it ([`TypeModel::expect`]) are left as
+    /// they were; every expectation is used once. Builds the policy's
+    /// tables for `game` (a few microseconds on Botzone's maps), so it is
+    /// meant for once a turn, not for rollouts.
     pub fn observe(&mut self, game: &Pacman2, joint: &[Action; PLAYERS]) {
-        if game.is_over() {
-            self.has_expected = [false; PLAYERS];
+        let expected = std::mem::replace(&mut self.has_expected, [false; PLAYERS]);
+        if game.is_over() || !expected.contains(&true) {
             return;
         }
         let policy = GreedyPolicy::new(game);
-        let mut legal = crate::games::pacman2::Actions::default();
-        for (p, &played) in joint.iter().enumerate().take(PLAYERS) {
-            if !self.has_expected[p] || !game.is_active(p) {
+        let mut legal = super::Actions::default();
+        for (p, &played) in joint.iter().enumerate() {
+            if !expected[p] || !game.is_active(p) {
                 continue;
             }
-            self.has_expected[p] = false;
             crate::games::Game::legal_actions(game, p, &mut legal);
-            let n = legal.len().max(1) as f64;
-            let same = (0..AGREEMENT_SAMPLES)
+            let uniform = TYPE_UNIFORM / legal.len().max(1) as f64;
+            let same = (0..TYPE_SAMPLES)
                 .filter(|_| policy.action(game, p, &mut self.rng) == played)
                 .count();
-            let by_policy = (1.0 - TYPE_UNIFORM) * same as f64 / f64::from(AGREEMENT_SAMPLES)
-                + TYPE_UNIFORM / n;
-            let i = (played.code() + 1) as usize;
-            let by_search = (1.0 - TYPE_UNIFORM) * self.expected[p].get(i).copied().unwrap_or(0.0)
-                + TYPE_UNIFORM / n;
+            let by_policy = (1.0 - TYPE_UNIFORM) * same as f64 / f64::from(TYPE_SAMPLES) + uniform;
+            let share = self.expected[p]
+                .get((played.code() + 1) as usize)
+                .copied()
+                .unwrap_or(0.0);
+            let by_search = (1.0 - TYPE_UNIFORM) * share + uniform;
             self.log_odds[p] =
                 (self.log_odds[p] + (by_policy / by_search).ln()).clamp(-TYPE_BOUND, TYPE_BOUND);
         }
     }
 
-    /// The probability that player `p` plays as the policy does.
+    /// The probability that player `p` plays as the policy does (0 for a
+    /// player number out of range).
     pub fn policy_probability(&self, p: usize) -> f64 {
         self.log_odds
             .get(p)
             .map_or(0.0, |&l| 1.0 / (1.0 + (-l).exp()))
+    }
+
+    /// The model as one line of text, for Botzone's `data` field (which a
+    /// bot started afresh every turn gets back the next turn).
+    pub fn encode(&self) -> String {
+        let mut out = String::from(TYPE_TAG);
+        for p in 0..PLAYERS {
+            out.push_str(&format!(" {:.4}", self.log_odds[p]));
+            if self.has_expected[p] {
+                for e in &self.expected[p] {
+                    out.push_str(&format!(" {e:.4}"));
+                }
+            } else {
+                out.push_str(" -");
+            }
+        }
+        out
+    }
+
+    /// Reads [`TypeModel::encode`]'s text back; an error says what was
+    /// wrong with it.
+    pub fn decode(text: &str) -> Result<TypeModel, String> {
+        fn number(word: Option<&str>, what: impl Fn() -> String) -> Result<f64, String> {
+            let word = word.ok_or_else(|| format!("{}: missing", what()))?;
+            match word.parse::<f64>() {
+                Ok(v) if v.is_finite() => Ok(v),
+                _ => Err(format!("{}: expected a number, found {word:?}", what())),
+            }
+        }
+        let mut words = text.split_whitespace().peekable();
+        if words.next() != Some(TYPE_TAG) {
+            return Err(format!("expected data starting with {TYPE_TAG:?}"));
+        }
+        let mut model = TypeModel::new(0.5);
+        for p in 0..PLAYERS {
+            model.log_odds[p] = number(words.next(), || format!("player {p}'s log-odds"))?
+                .clamp(-TYPE_BOUND, TYPE_BOUND);
+            if words.peek() == Some(&"-") {
+                words.next();
+                continue;
+            }
+            model.has_expected[p] = true;
+            for k in 0..ACTION_KINDS {
+                model.expected[p][k] =
+                    number(words.next(), || format!("player {p}'s expectation {k}"))?
+                        .clamp(0.0, 1.0);
+            }
+        }
+        match words.next() {
+            None => Ok(model),
+            Some(extra) => Err(format!("unexpected {extra:?} after the model")),
+        }
     }
 }
