@@ -302,7 +302,11 @@ fn policy_mix_plays_the_policy_for_the_others_first_actions_in_its_share_of_roll
 
     let deadline = Deadline::after(Duration::from_secs(30));
     let rollouts = 4000u64;
-    let search = |game: &mut Pacman2, policy: &mut Counting, mix: f64| -> SearchResult<Action> {
+    let search = |game: &mut Pacman2,
+                  policy: &mut Counting,
+                  mix: f64,
+                  rollouts: u64|
+     -> SearchResult<Action> {
         let limits = Limits {
             max_rollouts: Some(rollouts),
             ..Limits::default()
@@ -326,20 +330,8 @@ fn policy_mix_plays_the_policy_for_the_others_first_actions_in_its_share_of_roll
                 at_root: [0; PLAYERS],
             };
             let (result, allocations) =
-                common::count_allocations(|| search(&mut game, &mut policy, mix));
-            let (_, fewer) = common::count_allocations(|| {
-                let limits = Limits {
-                    max_rollouts: Some(100),
-                    ..Limits::default()
-                };
-                FlatMc::new(limits)
-                    .depth(20)
-                    .decoupled(40.0)
-                    .open_loop(2)
-                    .policy_mix(mix)
-                    .evaluator(evaluate)
-                    .search(&mut game, 2, &deadline, &mut Rng::new(9), &mut policy)
-            });
+                common::count_allocations(|| search(&mut game, &mut policy, mix, rollouts));
+            let (_, fewer) = common::count_allocations(|| search(&mut game, &mut policy, mix, 100));
             assert!(game == before, "seed {seed}, mix {mix}: not restored");
             assert_eq!(
                 allocations, fewer,

@@ -498,15 +498,12 @@ mod tests {
 #[derive(Clone, Debug)]
 pub struct TypeModel {
     log_odds: [f64; PLAYERS],
-    /// The search's share of visits per action (by `code + 1`), for the
+    /// The search's share of visits per action (by [`Action::index`]), for the
     /// turn about to be observed.
-    expected: [[f64; ACTION_KINDS]; PLAYERS],
+    expected: [[f64; Action::COUNT]; PLAYERS],
     has_expected: [bool; PLAYERS],
     rng: Rng,
 }
-
-/// Pacman2's actions: staying, four moves, four shots.
-const ACTION_KINDS: usize = 9;
 
 /// Policy actions drawn per player and turn by [`TypeModel::observe`].
 const TYPE_SAMPLES: u32 = 32;
@@ -529,7 +526,7 @@ impl TypeModel {
         let prior = prior.clamp(1e-3, 1.0 - 1e-3);
         TypeModel {
             log_odds: [(prior / (1.0 - prior)).ln(); PLAYERS],
-            expected: [[0.0; ACTION_KINDS]; PLAYERS],
+            expected: [[0.0; Action::COUNT]; PLAYERS],
             has_expected: [false; PLAYERS],
             // Its own fixed stream: the model does not move the search's.
             rng: Rng::new(0x7e5d),
@@ -544,10 +541,10 @@ impl TypeModel {
             return;
         }
         let total: u64 = arms.iter().map(|a| a.visits).sum();
-        self.expected[p] = [0.0; ACTION_KINDS];
+        self.expected[p] = [0.0; Action::COUNT];
         self.has_expected[p] = total > 0;
         for a in arms.iter().filter(|_| total > 0) {
-            if let Some(e) = self.expected[p].get_mut((a.action.code() + 1) as usize) {
+            if let Some(e) = self.expected[p].get_mut(a.action.index()) {
                 *e = a.visits as f64 / total as f64;
             }
         }
@@ -575,10 +572,7 @@ impl TypeModel {
                 .filter(|_| policy.action(game, p, &mut self.rng) == played)
                 .count();
             let by_policy = (1.0 - TYPE_UNIFORM) * same as f64 / f64::from(TYPE_SAMPLES) + uniform;
-            let share = self.expected[p]
-                .get((played.code() + 1) as usize)
-                .copied()
-                .unwrap_or(0.0);
+            let share = self.expected[p].get(played.index()).copied().unwrap_or(0.0);
             let by_search = (1.0 - TYPE_UNIFORM) * share + uniform;
             self.log_odds[p] =
                 (self.log_odds[p] + (by_policy / by_search).ln()).clamp(-TYPE_BOUND, TYPE_BOUND);
@@ -633,7 +627,7 @@ impl TypeModel {
                 continue;
             }
             model.has_expected[p] = true;
-            for k in 0..ACTION_KINDS {
+            for k in 0..Action::COUNT {
                 model.expected[p][k] =
                     number(words.next(), || format!("player {p}'s expectation {k}"))?
                         .clamp(0.0, 1.0);
