@@ -39,7 +39,7 @@
 use std::process::ExitCode;
 
 use botzone::games::pacman2::policy::{evaluate, GreedyPolicy, TypeModel};
-use botzone::games::pacman2::{Action, Map, Pacman2, MAX_TURNS, PLAYERS};
+use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
 use botzone::rng::Rng;
@@ -184,52 +184,15 @@ fn search(
     mix: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy = GreedyPolicy::new(game);
-    let soft: f64 = std::env::var("PACMAN_RANK_SOFT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
-        .evaluator(move |g: &Pacman2, p: usize| soft_evaluate(g, p, soft));
+        .evaluator(evaluate);
     for (p, &m) in mix.iter().enumerate() {
         mc = mc.policy_mix_of(p, m);
     }
     mc.search(game, me, deadline, rng, &mut policy)
-}
-
-/// Experiment (2026-11-27, not kept): [`evaluate`] with each rank point
-/// replaced by the odds of ending above that live player, a logistic in
-/// the strength gap whose scale is `soft` times the square root of the
-/// turns left (`PACMAN_RANK_SOFT`; 0, the default: as [`evaluate`]).
-fn soft_evaluate(game: &Pacman2, me: usize, soft: f64) -> f64 {
-    if soft <= 0.0 || game.is_over() {
-        return evaluate(game, me);
-    }
-    let left = MAX_TURNS.saturating_sub(game.turn()) as i32;
-    let boost = game.constants().large_fruit_enhancement;
-    let mut s = [0i64; PLAYERS];
-    for (p, slot) in s.iter_mut().enumerate() {
-        let pl = game.player(p);
-        let mut x = pl.strength;
-        if pl.power_up_left > 0 && pl.power_up_left <= left {
-            x -= boost;
-        }
-        *slot = i64::from(x.max(0));
-    }
-    let total = s.iter().sum::<i64>().max(1);
-    let scale = soft * f64::from(left.max(1)).sqrt();
-    let mut rank = 1.0;
-    for q in 0..PLAYERS {
-        if q != me && game.player(q).dead {
-            rank += f64::from(u8::from(s[me] > s[q]));
-        } else if q != me {
-            let d = (s[me] - s[q]) as f64 - 0.5;
-            rank += 1.0 / (1.0 + (-d / scale).exp());
-        }
-    }
-    (rank * 1000.0 + (10000 * s[me] / total) as f64) / 100.0
 }
 
 fn answer(action: Action, debug: String) -> Output {

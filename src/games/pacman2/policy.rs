@@ -75,26 +75,6 @@ pub struct GreedyPolicy {
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
-    /// What a beam takes from each player it hits.
-    hit: i32,
-    /// Cells with at most one way out.
-    dead_ends: u128,
-    /// Experiment (2026-11-27, not kept): the weight of standing in a beam
-    /// path when a hit would kill (`PACMAN_BEAM_LETHAL`; [`W_BEAM_THREAT`]
-    /// when unset).
-    beam_lethal: i32,
-    /// Experiment (2026-11-27, not kept): the weight of a dead end with a
-    /// stronger player at most three steps away (`PACMAN_DEAD_END`; 0
-    /// when unset).
-    w_dead_end: i32,
-}
-
-/// An experiment's weight from the environment, `default` when unset.
-fn knob(name: &str, default: i32) -> i32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 impl GreedyPolicy {
@@ -109,10 +89,6 @@ impl GreedyPolicy {
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
-            hit: game.constants().skill_cost * 3 / 2,
-            dead_ends: 0,
-            beam_lethal: knob("PACMAN_BEAM_LETHAL", W_BEAM_THREAT),
-            w_dead_end: knob("PACMAN_DEAD_END", 0),
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -149,11 +125,6 @@ impl GreedyPolicy {
             }
         }
         let cells = w * h;
-        for i in 0..cells {
-            if p.next[i].iter().filter(|&&n| n != NONE).count() <= 1 {
-                p.dead_ends |= 1u128 << i;
-            }
-        }
         for i in 0..cells {
             let mut ball = p.near[i];
             p.reach[i][0] = ball;
@@ -246,7 +217,6 @@ impl GreedyPolicy {
         // Where stronger players are or can step to, where beams of players
         // able to shoot pass, who is weaker or stronger.
         let mut danger = 0u128;
-        let mut hunted = 0u128;
         let mut beams = 0u128;
         let mut others = 0u128;
         let mut weaker = 0u128;
@@ -260,7 +230,6 @@ impl GreedyPolicy {
             others |= b;
             if v.strength[q] > s {
                 danger |= self.near[c];
-                hunted |= self.reach[c][2];
                 stronger |= b;
             } else if v.strength[q] < s {
                 weaker |= b;
@@ -270,12 +239,6 @@ impl GreedyPolicy {
             }
         }
         let mut noise = rng.next_u64();
-        let beam_threat = if s <= self.hit {
-            self.beam_lethal
-        } else {
-            W_BEAM_THREAT
-        };
-        let traps = self.dead_ends & hunted;
         let mut best = Action::Stay;
         let mut best_score = i32::MIN;
         let mut consider = |a: Action, score: i32, noise: &mut u64| {
@@ -293,10 +256,7 @@ impl GreedyPolicy {
             stay += W_DANGER;
         }
         if beams & here != 0 {
-            stay += beam_threat;
-        }
-        if traps & here != 0 {
-            stay += self.w_dead_end;
+            stay += W_BEAM_THREAT;
         }
         consider(Action::Stay, stay, &mut noise);
         // Moves: toward the nearest fruit no other player stands on, among
@@ -324,10 +284,7 @@ impl GreedyPolicy {
                 score += W_DANGER;
             }
             if beams & nb != 0 {
-                score += beam_threat;
-            }
-            if traps & nb != 0 {
-                score += self.w_dead_end;
+                score += W_BEAM_THREAT;
             }
             if others & nb == 0 {
                 if small & nb != 0 {
