@@ -126,19 +126,6 @@ impl PacmanMc {
             .map(|p| format!("{:.2}", self.types.policy_probability(p)))
             .collect();
         let mut best = result.best;
-        if let Some(f) = std::env::var("PACMAN_PICK_MEAN")
-            .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-        {
-            let most = result.arms.iter().map(|a| a.visits).max().unwrap_or(0);
-            let mut top = f64::NEG_INFINITY;
-            for a in &result.arms {
-                if a.visits > 0 && a.visits as f64 >= f * most as f64 && a.mean() > top {
-                    top = a.mean();
-                    best = a.action;
-                }
-            }
-        }
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
         }
