@@ -543,7 +543,10 @@ impl TypeModel {
         let total: u64 = arms.iter().map(|a| a.visits).sum();
         self.expected[p] = [0.0; Action::COUNT];
         self.has_expected[p] = total > 0;
-        for a in arms.iter().filter(|_| total > 0) {
+        if total == 0 {
+            return;
+        }
+        for a in arms {
             if let Some(e) = self.expected[p].get_mut(a.action.index()) {
                 *e = a.visits as f64 / total as f64;
             }
