@@ -38,8 +38,16 @@ struct TankBot {
 
 impl TankBot {
     fn new() -> Self {
+        let mut player = TankMinimax::new(TABLE_BITS);
+        // Experiment: TANK_BLOCK=turns (see `Weights::blocked`).
+        if let Some(b) = std::env::var("TANK_BLOCK")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            player.weights_mut().blocked = b;
+        }
         TankBot {
-            player: TankMinimax::new(TABLE_BITS),
+            player,
             tracker: None,
         }
     }
