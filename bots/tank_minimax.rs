@@ -38,16 +38,8 @@ struct TankBot {
 
 impl TankBot {
     fn new() -> Self {
-        let mut player = TankMinimax::new(TABLE_BITS);
-        // Experiment: TANK_BLOCK=turns (see `Weights::blocked`).
-        if let Some(b) = std::env::var("TANK_BLOCK")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            player.weights_mut().blocked = b;
-        }
         TankBot {
-            player,
+            player: TankMinimax::new(TABLE_BITS),
             tracker: None,
         }
     }
