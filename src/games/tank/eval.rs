@@ -38,6 +38,15 @@ pub struct Weights {
     pub tank_line_free: i32,
     /// A tank that may shoot now.
     pub loaded: i32,
+    /// Turns added to a tank's attack time when an enemy tank stands on
+    /// every quickest way it has to the enemy base (0: tanks are ignored).
+    pub blocked: u8,
+    /// A race bonus `race_k * exp(-t / race_tau)` for a side whose
+    /// quickest tank needs `t` turns to destroy the enemy base, on top of
+    /// the linear `attack_time` (0: off): imminent attacks weigh more.
+    pub race_k: i32,
+    /// The race bonus's scale in turns.
+    pub race_tau: f64,
 }
 
 impl Default for Weights {
@@ -50,6 +59,9 @@ impl Default for Weights {
             base_line_cooling: 150,
             tank_line_free: 120,
             loaded: 8,
+            blocked: 0,
+            race_k: 0,
+            race_tau: 5.0,
         }
     }
 }
@@ -61,6 +73,9 @@ struct CacheSlot {
     /// `time[side][cell]`: turns a tank at `cell` needs to destroy the base
     /// of `side` (walls as they stand, tanks ignored).
     time: [[u8; CELLS]; SIDES],
+    /// `path[side][cell]`: the cells (bit per cell) on every quickest way
+    /// from `cell` to the base of `side` (the walk and the line of fire).
+    path: [[u128; CELLS]; SIDES],
 }
 
 /// The Tank evaluation (see the module documentation). Build one per bot;
@@ -72,6 +87,9 @@ pub struct TankEval {
     /// staying (see `wasted_shot`); on by default.
     pub prune: bool,
     cache: Vec<Option<CacheSlot>>,
+    /// The race bonus by attack time (see [`Weights::race_k`]), filled
+    /// from the weights on first use.
+    race: Option<(i32, u64, [i32; FAR as usize + 1])>,
 }
 
 impl Default for TankEval {
@@ -87,6 +105,7 @@ impl TankEval {
             weights: Weights::default(),
             prune: true,
             cache: vec![None; CACHE_SLOTS],
+            race: None,
         }
     }
 
@@ -104,11 +123,14 @@ impl TankEval {
         let i = (h >> 54) as usize % CACHE_SLOTS;
         let hit = matches!(&self.cache[i], Some(s) if s.bricks == bricks && s.bases == bases);
         if !hit {
-            let time = [attack_map(field, 0), attack_map(field, 1)];
+            let paths = self.weights.blocked > 0;
+            let (t0, p0) = attack_map(field, 0, paths);
+            let (t1, p1) = attack_map(field, 1, paths);
             self.cache[i] = Some(CacheSlot {
                 bricks,
                 bases,
-                time,
+                time: [t0, t1],
+                path: [p0, p1],
             });
         }
         self.cache[i].as_ref().expect("filled above")
@@ -118,8 +140,18 @@ impl TankEval {
     /// whether the game is over.
     pub fn value(&mut self, field: &Field, side: usize) -> i32 {
         let w = self.weights;
-        let times = self.slot(field).time;
+        let race = self.race_table();
+        let slot = self.slot(field);
+        let times = slot.time;
+        let paths = &slot.path;
         let mut total = 0;
+        // Cells (bit per cell) of each side's live tanks.
+        let mut tanks_of = [0u128; SIDES];
+        for i in (0..SIDES * 2).filter(|_| w.blocked > 0) {
+            if let Some(c) = field.tank_cell(i) {
+                tanks_of[i / 2] |= 1u128 << c;
+            }
+        }
         for s in 0..SIDES {
             let enemy = 1 - s;
             let mut v = 0;
@@ -135,7 +167,10 @@ impl TankEval {
                 if ready {
                     v += w.loaded;
                 }
-                let at = times[enemy][c];
+                let mut at = times[enemy][c];
+                if w.blocked > 0 && at < FAR && paths[enemy][c] & tanks_of[enemy] != 0 {
+                    at = at.saturating_add(w.blocked).min(FAR);
+                }
                 if at < best {
                     other = best;
                     best = at;
@@ -170,6 +205,9 @@ impl TankEval {
                     }
                 }
             }
+            if w.race_k != 0 {
+                v += race[usize::from(best.min(FAR))];
+            }
             if best < FAR {
                 v -= w.attack_time * i32::from(best);
             } else {
@@ -179,6 +217,22 @@ impl TankEval {
             total += if s == side { v } else { -v };
         }
         total
+    }
+
+    /// The race bonus by attack time for the current weights.
+    fn race_table(&mut self) -> [i32; FAR as usize + 1] {
+        let (k, tau) = (self.weights.race_k, self.weights.race_tau);
+        match self.race {
+            Some((rk, rt, table)) if rk == k && rt == tau.to_bits() => table,
+            _ => {
+                let mut table = [0; FAR as usize + 1];
+                for (t, r) in table.iter_mut().enumerate().take(FAR as usize) {
+                    *r = (f64::from(k) * (-(t as f64) / tau).exp()).round() as i32;
+                }
+                self.race = Some((k, tau.to_bits(), table));
+                table
+            }
+        }
     }
 
     /// Move-ordering score of one tank's action for `side`'s tank `t`:
@@ -276,16 +330,20 @@ fn wasted_shot(field: &Field, side: usize, t: usize, c: usize, dir: usize) -> bo
 /// bricks); elsewhere, one turn per move into an empty cell and two into a
 /// brick (shoot, then move) on the way to such a cell. Steel and bases
 /// block; tanks are ignored.
-fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
+fn attack_map(field: &Field, side: usize, paths: bool) -> ([u8; CELLS], [u128; CELLS]) {
     let mut time = [FAR; CELLS];
+    let mut path = [0u128; CELLS];
     let (bx, by) = BASE_POS[side];
     let base = by * WIDTH + bx;
     if !field.base_alive(side) {
-        return time;
+        return (time, path);
     }
-    // Seeds: cells in line with the base.
+    // Seeds: cells in line with the base, and the cells between.
+    let mut line_time = [FAR; CELLS];
+    let mut line_cells = [u128::MAX; CELLS];
     for dir in 0..4 {
         let mut bricks = 0u8;
+        let mut between = 0u128;
         let mut c = base;
         while let Some(n) = super::step(c, dir) {
             c = n;
@@ -293,10 +351,18 @@ fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
             if items & (item::STEEL | item::BASE) != 0 {
                 break;
             }
-            time[c] = time[c].min(2 * bricks + 1);
+            let t = 2 * bricks + 1;
+            if t < line_time[c] {
+                line_time[c] = t;
+                line_cells[c] = between;
+            } else if t == line_time[c] {
+                line_cells[c] &= between;
+            }
+            time[c] = time[c].min(t);
             if items & item::BRICK != 0 {
                 bricks += 1;
             }
+            between |= 1u128 << c;
         }
     }
     // Relax to a fixed point (Bellman-Ford sweeps; the map is small).
@@ -336,7 +402,35 @@ fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
             break;
         }
     }
-    time
+    if !paths {
+        return (time, path);
+    }
+    // The cells on every quickest way, nearest cells first.
+    let mut order = [0u8; CELLS];
+    for (k, o) in order.iter_mut().enumerate() {
+        *o = k as u8;
+    }
+    order.sort_unstable_by_key(|&c| time[usize::from(c)]);
+    for &c in &order {
+        let c = usize::from(c);
+        if time[c] >= FAR || cost[c] >= FAR {
+            continue;
+        }
+        let mut on_all = if line_time[c] == time[c] {
+            line_cells[c]
+        } else {
+            u128::MAX
+        };
+        for dir in 0..4 {
+            if let Some(n) = super::step(c, dir) {
+                if cost[n] < FAR && time[n] < FAR && time[n] + cost[n] == time[c] {
+                    on_all &= (1u128 << n) | path[n];
+                }
+            }
+        }
+        path[c] = if on_all == u128::MAX { 0 } else { on_all };
+    }
+    (time, path)
 }
 
 impl Evaluator<Field> for TankEval {
@@ -387,6 +481,11 @@ impl TankMinimax {
             eval: TankEval::new(),
             limits: Limits::from_env(),
         }
+    }
+
+    /// The evaluation's weights, to change.
+    pub fn weights_mut(&mut self) -> &mut Weights {
+        &mut self.eval.weights
     }
 
     /// The action for `side` on `field` (left as it was), found before
