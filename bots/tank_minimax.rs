@@ -38,24 +38,8 @@ struct TankBot {
 
 impl TankBot {
     fn new() -> Self {
-        let mut player = TankMinimax::new(TABLE_BITS);
-        // Experiment: TANK_BLOCK=turns (see `Weights::blocked`).
-        if let Some(b) = std::env::var("TANK_BLOCK")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            player.weights_mut().blocked = b;
-        }
-        // Experiment: TANK_RACE=k,tau (see `Weights::race_k`).
-        if let Some((k, tau)) = std::env::var("TANK_RACE").ok().and_then(|v| {
-            let (k, tau) = v.split_once(',')?;
-            Some((k.parse().ok()?, tau.parse().ok()?))
-        }) {
-            player.weights_mut().race_k = k;
-            player.weights_mut().race_tau = tau;
-        }
         TankBot {
-            player,
+            player: TankMinimax::new(TABLE_BITS),
             tracker: None,
         }
     }

@@ -4,7 +4,9 @@
 //! [`TankEval`] scores a position for one side as the difference of two
 //! sides' terms: tanks alive, how many turns each tank needs to destroy the
 //! enemy base (walking, and shooting its way through bricks; this covers the
-//! distance to the base and the bricks in between), clear lines of fire at
+//! distance to the base and the bricks in between; the quickest tank's
+//! time also as a race bonus that grows steeply as the time falls, so an
+//! attack a few turns from landing weighs much more), clear lines of fire at
 //! the enemy base and at enemy tanks (worth more when the shooter may shoot
 //! now and the target may not answer), and the bases' exposure (the same
 //! lines seen from the other side). The attack-time maps depend only on the
@@ -38,15 +40,13 @@ pub struct Weights {
     pub tank_line_free: i32,
     /// A tank that may shoot now.
     pub loaded: i32,
-    /// Turns added to a tank's attack time when an enemy tank stands on
-    /// every quickest way it has to the enemy base (0: tanks are ignored).
-    pub blocked: u8,
-    /// A race bonus `race_k * exp(-t / race_tau)` for a side whose
-    /// quickest tank needs `t` turns to destroy the enemy base, on top of
-    /// the linear `attack_time` (0: off): imminent attacks weigh more.
-    pub race_k: i32,
-    /// The race bonus's scale in turns.
-    pub race_tau: f64,
+    /// The race bonus: a side whose quickest tank needs `t` turns to
+    /// destroy the enemy base gets `race * exp(-t / race_turns)` on top of
+    /// `attack_time` per turn, so that an attack a few turns from landing
+    /// (ours or theirs) weighs much more than one across the map.
+    pub race: i32,
+    /// The race bonus's scale, in turns.
+    pub race_turns: f64,
 }
 
 impl Default for Weights {
@@ -59,9 +59,8 @@ impl Default for Weights {
             base_line_cooling: 150,
             tank_line_free: 120,
             loaded: 8,
-            blocked: 0,
-            race_k: 0,
-            race_tau: 5.0,
+            race: 1500,
+            race_turns: 5.0,
         }
     }
 }
@@ -73,9 +72,6 @@ struct CacheSlot {
     /// `time[side][cell]`: turns a tank at `cell` needs to destroy the base
     /// of `side` (walls as they stand, tanks ignored).
     time: [[u8; CELLS]; SIDES],
-    /// `path[side][cell]`: the cells (bit per cell) on every quickest way
-    /// from `cell` to the base of `side` (the walk and the line of fire).
-    path: [[u128; CELLS]; SIDES],
 }
 
 /// The Tank evaluation (see the module documentation). Build one per bot;
@@ -87,9 +83,9 @@ pub struct TankEval {
     /// staying (see `wasted_shot`); on by default.
     pub prune: bool,
     cache: Vec<Option<CacheSlot>>,
-    /// The race bonus by attack time (see [`Weights::race_k`]), filled
-    /// from the weights on first use.
-    race: Option<(i32, u64, [i32; FAR as usize + 1])>,
+    /// The race bonus by attack time, and the weights it was made from
+    /// (`race` and the bits of `race_turns`).
+    race: ([i32; FAR as usize + 1], i32, u64),
 }
 
 impl Default for TankEval {
@@ -105,7 +101,7 @@ impl TankEval {
             weights: Weights::default(),
             prune: true,
             cache: vec![None; CACHE_SLOTS],
-            race: None,
+            race: ([0; FAR as usize + 1], 0, 0),
         }
     }
 
@@ -123,14 +119,11 @@ impl TankEval {
         let i = (h >> 54) as usize % CACHE_SLOTS;
         let hit = matches!(&self.cache[i], Some(s) if s.bricks == bricks && s.bases == bases);
         if !hit {
-            let paths = self.weights.blocked > 0;
-            let (t0, p0) = attack_map(field, 0, paths);
-            let (t1, p1) = attack_map(field, 1, paths);
+            let time = [attack_map(field, 0), attack_map(field, 1)];
             self.cache[i] = Some(CacheSlot {
                 bricks,
                 bases,
-                time: [t0, t1],
-                path: [p0, p1],
+                time,
             });
         }
         self.cache[i].as_ref().expect("filled above")
@@ -140,18 +133,10 @@ impl TankEval {
     /// whether the game is over.
     pub fn value(&mut self, field: &Field, side: usize) -> i32 {
         let w = self.weights;
-        let race = self.race_table();
-        let slot = self.slot(field);
-        let times = slot.time;
-        let paths = &slot.path;
+        self.update_race();
+        let times = self.slot(field).time;
+        let race = &self.race.0;
         let mut total = 0;
-        // Cells (bit per cell) of each side's live tanks.
-        let mut tanks_of = [0u128; SIDES];
-        for i in (0..SIDES * 2).filter(|_| w.blocked > 0) {
-            if let Some(c) = field.tank_cell(i) {
-                tanks_of[i / 2] |= 1u128 << c;
-            }
-        }
         for s in 0..SIDES {
             let enemy = 1 - s;
             let mut v = 0;
@@ -167,10 +152,7 @@ impl TankEval {
                 if ready {
                     v += w.loaded;
                 }
-                let mut at = times[enemy][c];
-                if w.blocked > 0 && at < FAR && paths[enemy][c] & tanks_of[enemy] != 0 {
-                    at = at.saturating_add(w.blocked).min(FAR);
-                }
+                let at = times[enemy][c];
                 if at < best {
                     other = best;
                     best = at;
@@ -205,9 +187,7 @@ impl TankEval {
                     }
                 }
             }
-            if w.race_k != 0 {
-                v += race[usize::from(best.min(FAR))];
-            }
+            v += race[usize::from(best.min(FAR))];
             if best < FAR {
                 v -= w.attack_time * i32::from(best);
             } else {
@@ -219,20 +199,18 @@ impl TankEval {
         total
     }
 
-    /// The race bonus by attack time for the current weights.
-    fn race_table(&mut self) -> [i32; FAR as usize + 1] {
-        let (k, tau) = (self.weights.race_k, self.weights.race_tau);
-        match self.race {
-            Some((rk, rt, table)) if rk == k && rt == tau.to_bits() => table,
-            _ => {
-                let mut table = [0; FAR as usize + 1];
-                for (t, r) in table.iter_mut().enumerate().take(FAR as usize) {
-                    *r = (f64::from(k) * (-(t as f64) / tau).exp()).round() as i32;
-                }
-                self.race = Some((k, tau.to_bits(), table));
-                table
-            }
+    /// Fills the race bonus table when the weights changed (see
+    /// [`Weights::race`]); the bonus is 0 for a base out of reach.
+    fn update_race(&mut self) {
+        let (k, turns) = (self.weights.race, self.weights.race_turns);
+        if self.race.1 == k && self.race.2 == turns.to_bits() {
+            return;
         }
+        let mut table = [0; FAR as usize + 1];
+        for (t, r) in table.iter_mut().enumerate().take(FAR as usize) {
+            *r = (f64::from(k) * (-(t as f64) / turns).exp()).round() as i32;
+        }
+        self.race = (table, k, turns.to_bits());
     }
 
     /// Move-ordering score of one tank's action for `side`'s tank `t`:
@@ -330,20 +308,16 @@ fn wasted_shot(field: &Field, side: usize, t: usize, c: usize, dir: usize) -> bo
 /// bricks); elsewhere, one turn per move into an empty cell and two into a
 /// brick (shoot, then move) on the way to such a cell. Steel and bases
 /// block; tanks are ignored.
-fn attack_map(field: &Field, side: usize, paths: bool) -> ([u8; CELLS], [u128; CELLS]) {
+fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
     let mut time = [FAR; CELLS];
-    let mut path = [0u128; CELLS];
     let (bx, by) = BASE_POS[side];
     let base = by * WIDTH + bx;
     if !field.base_alive(side) {
-        return (time, path);
+        return time;
     }
-    // Seeds: cells in line with the base, and the cells between.
-    let mut line_time = [FAR; CELLS];
-    let mut line_cells = [u128::MAX; CELLS];
+    // Seeds: cells in line with the base.
     for dir in 0..4 {
         let mut bricks = 0u8;
-        let mut between = 0u128;
         let mut c = base;
         while let Some(n) = super::step(c, dir) {
             c = n;
@@ -351,18 +325,10 @@ fn attack_map(field: &Field, side: usize, paths: bool) -> ([u8; CELLS], [u128; C
             if items & (item::STEEL | item::BASE) != 0 {
                 break;
             }
-            let t = 2 * bricks + 1;
-            if t < line_time[c] {
-                line_time[c] = t;
-                line_cells[c] = between;
-            } else if t == line_time[c] {
-                line_cells[c] &= between;
-            }
-            time[c] = time[c].min(t);
+            time[c] = time[c].min(2 * bricks + 1);
             if items & item::BRICK != 0 {
                 bricks += 1;
             }
-            between |= 1u128 << c;
         }
     }
     // Relax to a fixed point (Bellman-Ford sweeps; the map is small).
@@ -402,35 +368,7 @@ fn attack_map(field: &Field, side: usize, paths: bool) -> ([u8; CELLS], [u128; C
             break;
         }
     }
-    if !paths {
-        return (time, path);
-    }
-    // The cells on every quickest way, nearest cells first.
-    let mut order = [0u8; CELLS];
-    for (k, o) in order.iter_mut().enumerate() {
-        *o = k as u8;
-    }
-    order.sort_unstable_by_key(|&c| time[usize::from(c)]);
-    for &c in &order {
-        let c = usize::from(c);
-        if time[c] >= FAR || cost[c] >= FAR {
-            continue;
-        }
-        let mut on_all = if line_time[c] == time[c] {
-            line_cells[c]
-        } else {
-            u128::MAX
-        };
-        for dir in 0..4 {
-            if let Some(n) = super::step(c, dir) {
-                if cost[n] < FAR && time[n] < FAR && time[n] + cost[n] == time[c] {
-                    on_all &= (1u128 << n) | path[n];
-                }
-            }
-        }
-        path[c] = if on_all == u128::MAX { 0 } else { on_all };
-    }
-    (time, path)
+    time
 }
 
 impl Evaluator<Field> for TankEval {
@@ -481,11 +419,6 @@ impl TankMinimax {
             eval: TankEval::new(),
             limits: Limits::from_env(),
         }
-    }
-
-    /// The evaluation's weights, to change.
-    pub fn weights_mut(&mut self) -> &mut Weights {
-        &mut self.eval.weights
     }
 
     /// The action for `side` on `field` (left as it was), found before
