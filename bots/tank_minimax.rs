@@ -38,8 +38,24 @@ struct TankBot {
 
 impl TankBot {
     fn new() -> Self {
+        let mut player = TankMinimax::new(TABLE_BITS);
+        // Experiment: TANK_RACE=k,tau and TANK_RACE2=k2 (see `Weights::race`
+        // and `Weights::race_second`).
+        if let Some((k, tau)) = std::env::var("TANK_RACE").ok().and_then(|v| {
+            let (k, tau) = v.split_once(',')?;
+            Some((k.parse().ok()?, tau.parse().ok()?))
+        }) {
+            player.weights_mut().race = k;
+            player.weights_mut().race_turns = tau;
+        }
+        if let Some(k2) = std::env::var("TANK_RACE2")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            player.weights_mut().race_second = k2;
+        }
         TankBot {
-            player: TankMinimax::new(TABLE_BITS),
+            player,
             tracker: None,
         }
     }

@@ -47,6 +47,9 @@ pub struct Weights {
     pub race: i32,
     /// The race bonus's scale, in turns.
     pub race_turns: f64,
+    /// The same bonus for the other tank's attack time, on its own scale
+    /// (`race_second * exp(-t / race_turns)`; 0: off).
+    pub race_second: i32,
 }
 
 impl Default for Weights {
@@ -61,6 +64,7 @@ impl Default for Weights {
             loaded: 8,
             race: 1500,
             race_turns: 5.0,
+            race_second: 0,
         }
     }
 }
@@ -86,6 +90,10 @@ pub struct TankEval {
     /// The race bonus by attack time, and the weights it was made from
     /// (`race` and the bits of `race_turns`).
     race: ([i32; FAR as usize + 1], i32, u64),
+    /// The second tank's race bonus by attack time (same key as `race`
+    /// plus `race_second`).
+    race_second: [i32; FAR as usize + 1],
+    race_second_k: i32,
 }
 
 impl Default for TankEval {
@@ -102,6 +110,8 @@ impl TankEval {
             prune: true,
             cache: vec![None; CACHE_SLOTS],
             race: ([0; FAR as usize + 1], 0, 0),
+            race_second: [0; FAR as usize + 1],
+            race_second_k: 0,
         }
     }
 
@@ -136,6 +146,7 @@ impl TankEval {
         self.update_race();
         let times = self.slot(field).time;
         let race = &self.race.0;
+        let race_second = &self.race_second;
         let mut total = 0;
         for s in 0..SIDES {
             let enemy = 1 - s;
@@ -188,6 +199,9 @@ impl TankEval {
                 }
             }
             v += race[usize::from(best.min(FAR))];
+            if w.race_second != 0 {
+                v += race_second[usize::from(other.min(FAR))];
+            }
             if best < FAR {
                 v -= w.attack_time * i32::from(best);
             } else {
@@ -203,14 +217,20 @@ impl TankEval {
     /// [`Weights::race`]); the bonus is 0 for a base out of reach.
     fn update_race(&mut self) {
         let (k, turns) = (self.weights.race, self.weights.race_turns);
-        if self.race.1 == k && self.race.2 == turns.to_bits() {
+        let k2 = self.weights.race_second;
+        if self.race.1 == k && self.race.2 == turns.to_bits() && self.race_second_k == k2 {
             return;
         }
         let mut table = [0; FAR as usize + 1];
-        for (t, r) in table.iter_mut().enumerate().take(FAR as usize) {
-            *r = (f64::from(k) * (-(t as f64) / turns).exp()).round() as i32;
+        let mut second = [0; FAR as usize + 1];
+        for t in 0..FAR as usize {
+            let e = (-(t as f64) / turns).exp();
+            table[t] = (f64::from(k) * e).round() as i32;
+            second[t] = (f64::from(k2) * e).round() as i32;
         }
         self.race = (table, k, turns.to_bits());
+        self.race_second = second;
+        self.race_second_k = k2;
     }
 
     /// Move-ordering score of one tank's action for `side`'s tank `t`:
@@ -419,6 +439,11 @@ impl TankMinimax {
             eval: TankEval::new(),
             limits: Limits::from_env(),
         }
+    }
+
+    /// The evaluation's weights, to change (experiments).
+    pub fn weights_mut(&mut self) -> &mut Weights {
+        &mut self.eval.weights
     }
 
     /// The action for `side` on `field` (left as it was), found before
