@@ -39,8 +39,8 @@ struct TankBot {
 impl TankBot {
     fn new() -> Self {
         let mut player = TankMinimax::new(TABLE_BITS);
-        // Experiment: TANK_RACE=k,tau and TANK_RACE2=k2 (see `Weights::race`
-        // and `Weights::race_second`).
+        // Experiment: TANK_RACE=k,tau, TANK_RACE2=k2 and TANK_RACE_DEF=percent
+        // (see `Weights::race`, `Weights::race_second`, `Weights::race_defense`).
         if let Some((k, tau)) = std::env::var("TANK_RACE").ok().and_then(|v| {
             let (k, tau) = v.split_once(',')?;
             Some((k.parse().ok()?, tau.parse().ok()?))
@@ -53,6 +53,12 @@ impl TankBot {
             .and_then(|v| v.parse().ok())
         {
             player.weights_mut().race_second = k2;
+        }
+        if let Some(d) = std::env::var("TANK_RACE_DEF")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            player.weights_mut().race_defense = d;
         }
         TankBot {
             player,

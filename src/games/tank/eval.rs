@@ -50,6 +50,9 @@ pub struct Weights {
     /// The same bonus for the other tank's attack time, on its own scale
     /// (`race_second * exp(-t / race_turns)`; 0: off).
     pub race_second: i32,
+    /// The enemy's race bonus in percent of ours, as the evaluating side
+    /// sees it (100: symmetric; more: fear the enemy's attack more).
+    pub race_defense: i32,
 }
 
 impl Default for Weights {
@@ -65,6 +68,7 @@ impl Default for Weights {
             race: 1500,
             race_turns: 5.0,
             race_second: 0,
+            race_defense: 100,
         }
     }
 }
@@ -198,7 +202,12 @@ impl TankEval {
                     }
                 }
             }
-            v += race[usize::from(best.min(FAR))];
+            let bonus = race[usize::from(best.min(FAR))];
+            v += if s == side || w.race_defense == 100 {
+                bonus
+            } else {
+                bonus * w.race_defense / 100
+            };
             if w.race_second != 0 {
                 v += race_second[usize::from(other.min(FAR))];
             }
