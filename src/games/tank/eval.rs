@@ -15,7 +15,7 @@
 //! [`TankMinimax`] couples it with [`crate::search::alphabeta`].
 
 use super::{item, Field, SideAction, TankAction, BASE_POS, CELLS, HEIGHT, SIDES, WIDTH};
-use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult, PRUNE};
+use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult, PRUNE, WIN};
 use crate::time::Deadline;
 
 /// Unreachable in the attack-time maps.
@@ -53,6 +53,10 @@ pub struct Weights {
     /// The enemy's race bonus in percent of ours, as the evaluating side
     /// sees it (100: symmetric; more: fear the enemy's attack more).
     pub race_defense: i32,
+    /// The value of a drawn end (both bases down on one turn, or turn 100)
+    /// for the evaluating side (0: a draw is worth nothing either way;
+    /// below 0: avoid draws where the search sees a line worth more).
+    pub draw: i32,
 }
 
 impl Default for Weights {
@@ -69,6 +73,7 @@ impl Default for Weights {
             race_turns: 5.0,
             race_second: 0,
             race_defense: 100,
+            draw: 0,
         }
     }
 }
@@ -403,6 +408,19 @@ fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
 impl Evaluator<Field> for TankEval {
     fn evaluate(&mut self, game: &Field, me: usize) -> i32 {
         self.value(game, me)
+    }
+
+    fn terminal(&mut self, game: &Field, me: usize) -> i32 {
+        let mut scores = [0.0f64; 2];
+        crate::games::Game::scores(game, &mut scores);
+        let diff = scores[me] - scores[1 - me];
+        if diff > 0.0 {
+            WIN
+        } else if diff < 0.0 {
+            -WIN
+        } else {
+            self.weights.draw
+        }
     }
 
     fn key(&mut self, game: &Field) -> u64 {
