@@ -38,34 +38,8 @@ struct TankBot {
 
 impl TankBot {
     fn new() -> Self {
-        let mut player = TankMinimax::new(TABLE_BITS);
-        // Experiment: TANK_RACE=k,tau, TANK_RACE2=k2, TANK_RACE_DEF=percent and
-        // TANK_DRAW=value (see `Weights::race`, `Weights::race_second`,
-        // `Weights::race_defense`, `Weights::draw`).
-        if let Some((k, tau)) = std::env::var("TANK_RACE").ok().and_then(|v| {
-            let (k, tau) = v.split_once(',')?;
-            Some((k.parse().ok()?, tau.parse().ok()?))
-        }) {
-            player.weights_mut().race = k;
-            player.weights_mut().race_turns = tau;
-        }
-        if let Some(k2) = std::env::var("TANK_RACE2")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            player.weights_mut().race_second = k2;
-        }
-        if let Some(d) = std::env::var("TANK_RACE_DEF")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            player.weights_mut().race_defense = d;
-        }
-        if let Some(d) = std::env::var("TANK_DRAW").ok().and_then(|v| v.parse().ok()) {
-            player.weights_mut().draw = d;
-        }
         TankBot {
-            player,
+            player: TankMinimax::new(TABLE_BITS),
             tracker: None,
         }
     }

@@ -15,7 +15,7 @@
 //! [`TankMinimax`] couples it with [`crate::search::alphabeta`].
 
 use super::{item, Field, SideAction, TankAction, BASE_POS, CELLS, HEIGHT, SIDES, WIDTH};
-use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult, PRUNE, WIN};
+use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult, PRUNE};
 use crate::time::Deadline;
 
 /// Unreachable in the attack-time maps.
@@ -47,16 +47,6 @@ pub struct Weights {
     pub race: i32,
     /// The race bonus's scale, in turns.
     pub race_turns: f64,
-    /// The same bonus for the other tank's attack time, on its own scale
-    /// (`race_second * exp(-t / race_turns)`; 0: off).
-    pub race_second: i32,
-    /// The enemy's race bonus in percent of ours, as the evaluating side
-    /// sees it (100: symmetric; more: fear the enemy's attack more).
-    pub race_defense: i32,
-    /// The value of a drawn end (both bases down on one turn, or turn 100)
-    /// for the evaluating side (0: a draw is worth nothing either way;
-    /// below 0: avoid draws where the search sees a line worth more).
-    pub draw: i32,
 }
 
 impl Default for Weights {
@@ -71,9 +61,6 @@ impl Default for Weights {
             loaded: 8,
             race: 1500,
             race_turns: 5.0,
-            race_second: 0,
-            race_defense: 100,
-            draw: 0,
         }
     }
 }
@@ -99,10 +86,6 @@ pub struct TankEval {
     /// The race bonus by attack time, and the weights it was made from
     /// (`race` and the bits of `race_turns`).
     race: ([i32; FAR as usize + 1], i32, u64),
-    /// The second tank's race bonus by attack time (same key as `race`
-    /// plus `race_second`).
-    race_second: [i32; FAR as usize + 1],
-    race_second_k: i32,
 }
 
 impl Default for TankEval {
@@ -119,8 +102,6 @@ impl TankEval {
             prune: true,
             cache: vec![None; CACHE_SLOTS],
             race: ([0; FAR as usize + 1], 0, 0),
-            race_second: [0; FAR as usize + 1],
-            race_second_k: 0,
         }
     }
 
@@ -155,7 +136,6 @@ impl TankEval {
         self.update_race();
         let times = self.slot(field).time;
         let race = &self.race.0;
-        let race_second = &self.race_second;
         let mut total = 0;
         for s in 0..SIDES {
             let enemy = 1 - s;
@@ -207,15 +187,7 @@ impl TankEval {
                     }
                 }
             }
-            let bonus = race[usize::from(best.min(FAR))];
-            v += if s == side || w.race_defense == 100 {
-                bonus
-            } else {
-                bonus * w.race_defense / 100
-            };
-            if w.race_second != 0 {
-                v += race_second[usize::from(other.min(FAR))];
-            }
+            v += race[usize::from(best.min(FAR))];
             if best < FAR {
                 v -= w.attack_time * i32::from(best);
             } else {
@@ -231,20 +203,14 @@ impl TankEval {
     /// [`Weights::race`]); the bonus is 0 for a base out of reach.
     fn update_race(&mut self) {
         let (k, turns) = (self.weights.race, self.weights.race_turns);
-        let k2 = self.weights.race_second;
-        if self.race.1 == k && self.race.2 == turns.to_bits() && self.race_second_k == k2 {
+        if self.race.1 == k && self.race.2 == turns.to_bits() {
             return;
         }
         let mut table = [0; FAR as usize + 1];
-        let mut second = [0; FAR as usize + 1];
-        for t in 0..FAR as usize {
-            let e = (-(t as f64) / turns).exp();
-            table[t] = (f64::from(k) * e).round() as i32;
-            second[t] = (f64::from(k2) * e).round() as i32;
+        for (t, r) in table.iter_mut().enumerate().take(FAR as usize) {
+            *r = (f64::from(k) * (-(t as f64) / turns).exp()).round() as i32;
         }
         self.race = (table, k, turns.to_bits());
-        self.race_second = second;
-        self.race_second_k = k2;
     }
 
     /// Move-ordering score of one tank's action for `side`'s tank `t`:
@@ -410,19 +376,6 @@ impl Evaluator<Field> for TankEval {
         self.value(game, me)
     }
 
-    fn terminal(&mut self, game: &Field, me: usize) -> i32 {
-        let mut scores = [0.0f64; 2];
-        crate::games::Game::scores(game, &mut scores);
-        let diff = scores[me] - scores[1 - me];
-        if diff > 0.0 {
-            WIN
-        } else if diff < 0.0 {
-            -WIN
-        } else {
-            self.weights.draw
-        }
-    }
-
     fn key(&mut self, game: &Field) -> u64 {
         game.key()
     }
@@ -466,11 +419,6 @@ impl TankMinimax {
             eval: TankEval::new(),
             limits: Limits::from_env(),
         }
-    }
-
-    /// The evaluation's weights, to change (experiments).
-    pub fn weights_mut(&mut self) -> &mut Weights {
-        &mut self.eval.weights
     }
 
     /// The action for `side` on `field` (left as it was), found before
