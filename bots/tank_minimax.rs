@@ -38,16 +38,8 @@ struct TankBot {
 
 impl TankBot {
     fn new() -> Self {
-        let mut player = TankMinimax::new(TABLE_BITS);
-        // Experiment: TANK_SECOND=w (see `Weights::second_attack_time`).
-        if let Some(w) = std::env::var("TANK_SECOND")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            player.weights_mut().second_attack_time = w;
-        }
         TankBot {
-            player,
+            player: TankMinimax::new(TABLE_BITS),
             tracker: None,
         }
     }

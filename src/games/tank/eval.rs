@@ -421,11 +421,6 @@ impl TankMinimax {
         }
     }
 
-    /// The evaluation's weights, to change (experiments).
-    pub fn weights_mut(&mut self) -> &mut Weights {
-        &mut self.eval.weights
-    }
-
     /// The action for `side` on `field` (left as it was), found before
     /// `deadline`. Always valid: it comes from the legal actions, and a
     /// destroyed tank gets [`TankAction::Stay`].
