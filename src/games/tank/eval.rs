@@ -14,14 +14,17 @@
 //!
 //! [`TankMinimax`] couples it with [`crate::search::alphabeta`].
 
-use super::{item, Field, SideAction, TankAction, BASE_POS, CELLS, HEIGHT, SIDES, WIDTH};
+use super::{item, Field, SideAction, TankAction, BASE_POS, CELLS, SIDES, WIDTH};
 use crate::search::alphabeta::{AlphaBeta, Evaluator, Limits, SearchResult, PRUNE};
 use crate::time::Deadline;
 
 /// Unreachable in the attack-time maps.
 const FAR: u8 = 60;
-/// Cached attack-time map pairs (direct-mapped by the bricks' hash).
-const CACHE_SLOTS: usize = 1024;
+/// Cached attack-time map pairs (direct-mapped by the bricks' hash; a
+/// power of two). A search meets many brick layouts, and a miss costs two
+/// maps: 2^15 slots (about 6 MB) keep most of them.
+const CACHE_SLOTS: usize = 1 << 15;
+const _: () = assert!(CACHE_SLOTS.is_power_of_two());
 
 /// Weights of the evaluation, in the search's value units.
 #[derive(Clone, Copy, Debug)]
@@ -112,11 +115,18 @@ impl TankEval {
     }
 
     fn slot(&mut self, field: &Field) -> &CacheSlot {
+        let i = self.slot_index(field);
+        self.cache[i].as_ref().expect("filled by slot_index")
+    }
+
+    /// The cache slot holding `field`'s attack-time maps (filled first
+    /// when they are not there).
+    fn slot_index(&mut self, field: &Field) -> usize {
         let bricks = field.core.walls;
         let bases = field.core.bases;
         let h = (bricks as u64 ^ (bricks >> 64) as u64 ^ u64::from(bases))
             .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let i = (h >> 54) as usize % CACHE_SLOTS;
+        let i = (h >> (64 - CACHE_SLOTS.trailing_zeros())) as usize;
         let hit = matches!(&self.cache[i], Some(s) if s.bricks == bricks && s.bases == bases);
         if !hit {
             let time = [attack_map(field, 0), attack_map(field, 1)];
@@ -126,7 +136,7 @@ impl TankEval {
                 time,
             });
         }
-        self.cache[i].as_ref().expect("filled above")
+        i
     }
 
     /// The value of `field` for `side` (higher is better), not counting
@@ -134,11 +144,17 @@ impl TankEval {
     pub fn value(&mut self, field: &Field, side: usize) -> i32 {
         let w = self.weights;
         self.update_race();
-        let times = self.slot(field).time;
+        let slot = self.slot_index(field);
+        let times = &self.cache[slot]
+            .as_ref()
+            .expect("filled by slot_index")
+            .time;
         let race = &self.race.0;
+        let occ = field.occupancy();
         let mut total = 0;
         for s in 0..SIDES {
             let enemy = 1 - s;
+            let enemy_base = super::BASE_P[enemy];
             let mut v = 0;
             let mut best = FAR;
             let mut other = FAR;
@@ -159,41 +175,37 @@ impl TankEval {
                 } else if at < other {
                     other = at;
                 }
-                // Lines of fire.
+                // Lines of fire: the first thing each ray meets.
+                let p = super::pad(c);
                 for dir in 0..4 {
-                    let Some(h) = field.first_hit(c, dir) else {
-                        continue;
-                    };
-                    let items = field.at_cell(h);
-                    let (bx, by) = BASE_POS[enemy];
-                    if items & item::BASE != 0 && h == by * WIDTH + bx {
+                    let h = Field::ray(p, dir, occ);
+                    if h == enemy_base {
                         v += if ready {
                             w.base_line_ready
                         } else {
                             w.base_line_cooling
                         };
-                    } else if items & item::TANKS != 0 {
-                        let enemy_bits = (items >> (3 + enemy * 2)) & 3;
-                        let own_bits = (items >> (3 + s * 2)) & 3;
-                        if enemy_bits != 0 && own_bits == 0 && ready {
-                            // Can the target answer along the same line?
-                            let answer = (0..2).any(|u| {
-                                enemy_bits >> u & 1 == 1 && !field.shot_last_turn(enemy, u)
-                            });
-                            if !answer {
-                                v += w.tank_line_free;
-                            }
+                        continue;
+                    }
+                    if !ready {
+                        continue;
+                    }
+                    let tanks = field.tanks_at(h);
+                    let enemy_bits = (tanks >> (enemy * 2)) & 3;
+                    let own_bits = (tanks >> (s * 2)) & 3;
+                    if enemy_bits != 0 && own_bits == 0 {
+                        // Can the target answer along the same line?
+                        let answer = (0..2)
+                            .any(|u| enemy_bits >> u & 1 == 1 && !field.shot_last_turn(enemy, u));
+                        if !answer {
+                            v += w.tank_line_free;
                         }
                     }
                 }
             }
-            v += race[usize::from(best.min(FAR))];
-            if best < FAR {
-                v -= w.attack_time * i32::from(best);
-            } else {
-                v -= w.attack_time * i32::from(FAR);
-            }
-            v -= w.second_attack_time * i32::from(other.min(FAR));
+            v += race[usize::from(best)];
+            v -= w.attack_time * i32::from(best);
+            v -= w.second_attack_time * i32::from(other);
             total += if s == side { v } else { -v };
         }
         total
@@ -310,62 +322,54 @@ fn wasted_shot(field: &Field, side: usize, t: usize, c: usize, dir: usize) -> bo
 /// block; tanks are ignored.
 fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
     let mut time = [FAR; CELLS];
-    let (bx, by) = BASE_POS[side];
-    let base = by * WIDTH + bx;
     if !field.base_alive(side) {
         return time;
     }
-    // Seeds: cells in line with the base.
-    for dir in 0..4 {
-        let mut bricks = 0u8;
-        let mut c = base;
-        while let Some(n) = super::step(c, dir) {
-            c = n;
-            let items = field.at_cell(c);
-            if items & (item::STEEL | item::BASE) != 0 {
-                break;
-            }
-            time[c] = time[c].min(2 * bricks + 1);
-            if items & item::BRICK != 0 {
-                bricks += 1;
-            }
+    // Padded bitboards (see `super::pad`): where a tank may stand or shoot
+    // its way into, and the bricks among those cells.
+    let bases = field.core.walls & (super::BIT_BASES[0] | super::BIT_BASES[1]);
+    let passable = !(super::FIXED | bases);
+    let bricks = field.core.walls & passable;
+    // Seeds: cells in line with the base, `2k + 1` turns for `k` bricks
+    // between (each cell of the base's lines has one such time).
+    let mut seeds = [0u128; FAR as usize];
+    let mut last_seed = 0;
+    let base = super::BASE_P[side];
+    for delta in super::DELTA {
+        let mut k = 0usize;
+        let mut p = base.wrapping_add(delta);
+        while passable >> p & 1 == 1 {
+            seeds[2 * k + 1] |= 1 << p;
+            last_seed = last_seed.max(2 * k + 1);
+            k += (bricks >> p & 1) as usize;
+            p = p.wrapping_add(delta);
         }
     }
-    // Relax to a fixed point (Bellman-Ford sweeps; the map is small).
-    let mut cost = [0u8; CELLS];
-    for (c, k) in cost.iter_mut().enumerate() {
-        let items = field.at_cell(c);
-        *k = if items & (item::STEEL | item::BASE) != 0 {
-            FAR
-        } else if items & item::BRICK != 0 {
-            2
-        } else {
-            1
-        };
-    }
-    loop {
-        let mut changed = false;
-        for y in 0..HEIGHT {
-            for x in 0..WIDTH {
-                let c = y * WIDTH + x;
-                if cost[c] >= FAR {
-                    continue;
-                }
-                for dir in 0..4 {
-                    if let Some(n) = super::step(c, dir) {
-                        if cost[n] < FAR && time[n] < FAR {
-                            let t = time[n] + cost[n];
-                            if t < time[c] {
-                                time[c] = t;
-                                changed = true;
-                            }
-                        }
-                    }
-                }
-            }
+    // Shortest ways, one wavefront per turn: a cell takes time `t` when a
+    // neighbour took `t - 1` and is empty (one move into it) or took
+    // `t - 2` and is a brick (shoot, then move).
+    let near = |s: u128| (s << 1 | s >> 1 | s << super::PW | s >> super::PW) & passable;
+    let mut layers = [0u128; FAR as usize];
+    let mut done = 0u128;
+    for t in 1..usize::from(FAR) {
+        let mut reached = seeds[t];
+        reached |= near(layers[t - 1] & !bricks);
+        if t >= 2 {
+            reached |= near(layers[t - 2] & bricks);
         }
-        if !changed {
+        let fresh = reached & !done;
+        layers[t] = fresh;
+        done |= fresh;
+        if fresh == 0 && layers[t - 1] == 0 && t >= last_seed {
             break;
+        }
+    }
+    for (t, &layer) in layers.iter().enumerate() {
+        let mut bits = layer;
+        while bits != 0 {
+            let p = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            time[super::unpad(p)] = t as u8;
         }
     }
     time
