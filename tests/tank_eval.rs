@@ -134,9 +134,9 @@ fn attack_times_are_the_shortest_ways_through_bricks() {
         // Through a random game to its end (bricks shot away, bases lost).
         loop {
             let times = eval.attack_times(&field);
-            for side in 0..2 {
+            for (side, map) in times.iter().enumerate() {
                 assert_eq!(
-                    times[side],
+                    *map,
                     plain_attack_map(&field, side),
                     "seed {seed}, turn {}, the base of side {side}:\n{field}",
                     field.turn()
