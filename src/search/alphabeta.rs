@@ -159,10 +159,11 @@ struct Entry<A> {
     best: A,
 }
 
-/// Per-ply storage: both players' actions with their ordering scores.
+/// Per-ply storage: both players' actions with their ordering keys (see
+/// `generate`).
 struct Ply<A> {
-    ours: Vec<(i32, A)>,
-    theirs: Vec<(i32, A)>,
+    ours: Vec<(i64, A)>,
+    theirs: Vec<(i64, A)>,
     killer: Option<A>,
 }
 
@@ -471,25 +472,21 @@ impl<G: Game> AlphaBeta<G> {
             }
             let scores = &mut self.scratch_scores[..actions.len()];
             eval.order(game, player, &actions, scores);
-            for (&a, &s) in actions.iter().zip(scores.iter()) {
+            // Each entry's key is its score, then its place in the game's
+            // order (earlier first among equal scores), so that an unstable
+            // sort (which allocates nothing) gives the stable order.
+            for (k, (&a, &s)) in actions.iter().zip(scores.iter()).enumerate() {
                 let s = if Some(a) == first { i32::MAX } else { s };
                 if s == PRUNE {
                     continue;
                 }
-                list.push((s, a));
+                list.push(((i64::from(s) << 32) - k as i64, a));
             }
             if list.is_empty() {
                 // Everything was pruned: keep the first action.
-                list.push((PRUNE, actions[0]));
+                list.push(((i64::from(PRUNE) << 32), actions[0]));
             }
-            // Stable insertion sort, highest first (lists are short).
-            for i in 1..list.len() {
-                let mut j = i;
-                while j > 0 && list[j - 1].0 < list[j].0 {
-                    list.swap(j - 1, j);
-                    j -= 1;
-                }
-            }
+            list.sort_unstable_by(|x, y| y.0.cmp(&x.0));
         }
         self.scratch_actions = actions;
     }
