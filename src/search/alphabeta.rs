@@ -486,7 +486,7 @@ impl<G: Game> AlphaBeta<G> {
                 // Everything was pruned: keep the first action.
                 list.push(((i64::from(PRUNE) << 32), actions[0]));
             }
-            list.sort_unstable_by(|x, y| y.0.cmp(&x.0));
+            list.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         }
         self.scratch_actions = actions;
     }
