@@ -2,7 +2,10 @@
 //! sound (on positions from random games, a fixed-depth search finds the
 //! same value with and without it: a pruned shot is never better than
 //! staying), and pruning does cut the tree; the attack-time maps are the
-//! shortest ways that a plain relaxation finds.
+//! shortest ways that a plain relaxation finds; and a search allocates
+//! nothing once its searcher and evaluation are built.
+
+mod common;
 
 use std::time::Duration;
 
@@ -151,4 +154,32 @@ fn attack_times_are_the_shortest_ways_through_bricks() {
         }
     }
     assert!(checked > 1000, "only {checked} positions checked");
+}
+
+#[test]
+fn a_search_makes_no_heap_allocation() {
+    let mut search = AlphaBeta::new(16);
+    let mut eval = TankEval::new();
+    let deadline = Deadline::after(Duration::from_secs(3600));
+    let limits = Limits {
+        max_depth: 3,
+        max_nodes: None,
+    };
+    let mut rng = Rng::new(5);
+    let mut field = Field::new(bricks_from_seed(4));
+    let mut nodes = 0;
+    for turn in 0..12 {
+        if field.is_over() {
+            break;
+        }
+        let (result, allocations) = common::count_allocations(|| {
+            search.search(&mut field, turn % 2, &mut eval, &deadline, limits)
+        });
+        assert_eq!(allocations, 0, "turn {turn}: the search allocated");
+        assert_eq!(result.depth, 3);
+        nodes += result.nodes;
+        let turn_actions = field.random_turn(&mut rng);
+        field.apply_unchecked(turn_actions);
+    }
+    assert!(nodes > 10_000, "only {nodes} nodes searched");
 }
