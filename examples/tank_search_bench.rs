@@ -2,8 +2,9 @@
 //! (`search::alphabeta` with `games::tank::eval::TankEval`) needs to finish
 //! a fixed depth, on positions from real play.
 //!
-//! For each judge map (seeds 1, 2, …) two searchers at depth 2 play the
-//! game; at turns 4, 8, 12, 16, 24 and 40 the position is searched to the
+//! For each judge map (seeds 1, 2, …) two greedy players (the best
+//! evaluation one turn ahead, the other side staying) play the game; at
+//! turns 4, 8, 12, 16, 24 and 40 the position is searched to the
 //! given depth by both sides with an empty transposition table. It prints
 //! one line per search (nodes, milliseconds, value, best action) and the
 //! totals: nodes, seconds, nodes per second, and a checksum of every value
@@ -19,7 +20,8 @@
 use std::time::{Duration, Instant};
 
 use botzone::games::tank::eval::TankEval;
-use botzone::games::tank::{bricks_from_seed, Field, SideAction};
+use botzone::games::tank::{bricks_from_seed, Field, SideAction, SideActions};
+use botzone::search::alphabeta::Evaluator;
 use botzone::search::alphabeta::{AlphaBeta, Limits};
 use botzone::time::Deadline;
 
@@ -37,7 +39,6 @@ fn main() {
     let maps = number(20, "maps");
     let depth = number(4, "depth");
     let far = Deadline::after(Duration::from_secs(3600));
-    let mut play_search = AlphaBeta::<Field>::new(16);
     let mut play_eval = TankEval::new();
     let mut search = AlphaBeta::<Field>::new(20);
     let mut eval = TankEval::new();
@@ -74,13 +75,9 @@ fn main() {
             if turn >= *CHECKPOINTS.last().expect("checkpoints") {
                 break;
             }
-            let limits = Limits {
-                max_depth: 2,
-                max_nodes: None,
-            };
-            let a = play_search.search(&mut field, 0, &mut play_eval, &far, limits);
-            let b = play_search.search(&mut field, 1, &mut play_eval, &far, limits);
-            field.apply_unchecked([a.best.0, b.best.0]);
+            let a = greedy(&mut field, 0, &mut play_eval);
+            let b = greedy(&mut field, 1, &mut play_eval);
+            field.apply_unchecked([a.0, b.0]);
         }
     }
     println!(
@@ -88,6 +85,30 @@ fn main() {
         nodes as f64 / time,
         time * 1e3 / f64::from(searches.max(1)),
     );
+}
+
+/// The action of `side` with the best evaluation after one turn in which
+/// the opponent stays (the first in the legal order among equals): a
+/// player that does not depend on the search measured.
+fn greedy(field: &mut Field, side: usize, eval: &mut TankEval) -> SideAction {
+    let mut actions = SideActions::new();
+    field.legal_side_actions(side, &mut actions);
+    let mut best = (i32::MIN, SideAction::default());
+    for &a in actions.iter() {
+        let mut joint = [SideAction::default().0; 2];
+        joint[side] = a.0;
+        field.apply_unchecked(joint);
+        let v = if field.is_over() {
+            eval.terminal(field, side)
+        } else {
+            eval.value(field, side)
+        };
+        field.undo();
+        if v > best.0 {
+            best = (v, a);
+        }
+    }
+    best.1
 }
 
 fn code(a: SideAction) -> u64 {

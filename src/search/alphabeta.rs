@@ -18,8 +18,9 @@
 //!   action of the deepest finished iteration, or of the unfinished one when
 //!   it has already found something better.
 //! - Move ordering: the transposition table's action first, then the
-//!   evaluator's scores; for the opponent, the last reply that refuted one
-//!   of our actions at the same ply (a killer) first.
+//!   evaluator's scores; for the opponent, first the reply that last held
+//!   the same action of ours lowest at the same ply (a counter-move), then
+//!   the last reply that refuted any of our actions there (a killer).
 //!
 //! ```
 //! use botzone::games::tank::{bricks_from_seed, eval::TankEval, Field};
@@ -160,10 +161,13 @@ struct Entry<A> {
 }
 
 /// Per-ply storage: both players' actions with their ordering keys (see
-/// `generate`).
+/// `generate`) and their places in the game's order of legal actions.
 struct Ply<A> {
-    ours: Vec<(i64, A)>,
-    theirs: Vec<(i64, A)>,
+    ours: Vec<(i64, u16, A)>,
+    theirs: Vec<(i64, u16, A)>,
+    /// By the place of our action: the place and action of the reply that
+    /// last held it lowest (place `u16::MAX`: none yet).
+    counter: Vec<(u16, A)>,
     killer: Option<A>,
 }
 
@@ -192,6 +196,7 @@ impl<G: Game> AlphaBeta<G> {
             .map(|_| Ply {
                 ours: Vec::with_capacity(ACTION_CAPACITY),
                 theirs: Vec::with_capacity(ACTION_CAPACITY),
+                counter: vec![(u16::MAX, G::Action::default()); ACTION_CAPACITY],
                 killer: None,
             })
             .collect();
@@ -233,11 +238,12 @@ impl<G: Game> AlphaBeta<G> {
         self.node_limit = limits.max_nodes.unwrap_or(u64::MAX);
         for ply in &mut self.plies {
             ply.killer = None;
+            ply.counter.fill((u16::MAX, G::Action::default()));
         }
         // A fallback answer before any iteration: the best-ordered action.
         self.generate(game, me, 0, true, eval, None);
         let mut result = SearchResult {
-            best: self.plies[0].ours[0].1,
+            best: self.plies[0].ours[0].2,
             value: 0,
             depth: 0,
             nodes: 0,
@@ -279,9 +285,10 @@ impl<G: Game> AlphaBeta<G> {
         self.generate(game, 1 - me, 0, false, eval, None);
         let mut alpha = -INF;
         let mut best = None;
+        let key = eval.key(game);
         for i in 0..self.plies[0].ours.len() {
-            let a = self.plies[0].ours[i].1;
-            let worst = self.reply(game, me, a, depth, 0, alpha, INF, eval);
+            let (_, place, a) = self.plies[0].ours[i];
+            let worst = self.reply(game, me, (a, place), depth, 0, alpha, INF, eval);
             if self.stopped {
                 return (alpha, best, false);
             }
@@ -291,20 +298,25 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
         if let Some(b) = best {
-            let key = eval.key(game);
             self.store(key, depth, alpha, Bound::Exact, b);
         }
         (alpha, best, true)
     }
 
-    /// The opponent's best reply to our action `a` at `ply` (a min node):
-    /// returns at most `alpha` as soon as a reply holds us to `alpha`.
+    /// The opponent's best reply to our action `a` (at place `a_place` in
+    /// our legal actions) at `ply` (a min node): returns at most `alpha` as
+    /// soon as a reply holds us to `alpha`.
+    ///
+    /// Replies are tried in this order: the one that last held our action
+    /// at the same place lowest at this ply (the counter-move), the last
+    /// reply that refuted any of our actions at this ply (the killer), then
+    /// the rest in the evaluator's order.
     #[allow(clippy::too_many_arguments)]
     fn reply<E: Evaluator<G>>(
         &mut self,
         game: &mut G,
         me: usize,
-        a: G::Action,
+        (a, a_place): (G::Action, u16),
         depth: u32,
         ply: usize,
         alpha: i32,
@@ -313,23 +325,31 @@ impl<G: Game> AlphaBeta<G> {
     ) -> i32 {
         let mut worst = INF;
         let n = self.plies[ply].theirs.len();
-        // The killer first, then the rest in order (skipping the killer).
+        let theirs = &self.plies[ply].theirs;
+        let counter = self.plies[ply].counter[usize::from(a_place) % ACTION_CAPACITY];
+        let refutation = theirs
+            .iter()
+            .position(|&(_, p, b)| p == counter.0 && b == counter.1);
         let killer = self.plies[ply]
             .killer
-            .filter(|k| self.plies[ply].theirs.iter().any(|&(_, b)| b == *k));
+            .and_then(|kb| theirs.iter().position(|&(_, _, b)| b == kb))
+            .filter(|&k| Some(k) != refutation);
         let mut joint = [a, a];
-        for k in 0..=n {
-            let b = match (k, killer) {
-                (0, Some(kb)) => kb,
-                (0, None) => continue,
-                (k, _) => {
-                    let b = self.plies[ply].theirs[k - 1].1;
-                    if Some(b) == killer {
-                        continue;
-                    }
-                    b
-                }
+        let mut lowest = None;
+        for k in 0..n + 2 {
+            let i = match k {
+                0 => match refutation {
+                    Some(i) => i,
+                    None => continue,
+                },
+                1 => match killer {
+                    Some(i) => i,
+                    None => continue,
+                },
+                k if Some(k - 2) == refutation || Some(k - 2) == killer => continue,
+                k => k - 2,
             };
+            let (_, place, b) = self.plies[ply].theirs[i];
             joint[me] = a;
             joint[1 - me] = b;
             game.apply_unchecked(&joint);
@@ -340,11 +360,15 @@ impl<G: Game> AlphaBeta<G> {
             }
             if v < worst {
                 worst = v;
+                lowest = Some((place, b));
                 if worst <= alpha {
                     self.plies[ply].killer = Some(b);
                     break;
                 }
             }
+        }
+        if let Some((place, b)) = lowest {
+            self.plies[ply].counter[usize::from(a_place) % ACTION_CAPACITY] = (place, b);
         }
         worst
     }
@@ -396,10 +420,10 @@ impl<G: Game> AlphaBeta<G> {
         self.generate(game, 1 - me, ply, false, eval, None);
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_action = self.plies[ply].ours[0].1;
+        let mut best_action = self.plies[ply].ours[0].2;
         for i in 0..self.plies[ply].ours.len() {
-            let a = self.plies[ply].ours[i].1;
-            let worst = self.reply(game, me, a, depth, ply, alpha, beta, eval);
+            let (_, place, a) = self.plies[ply].ours[i];
+            let worst = self.reply(game, me, (a, place), depth, ply, alpha, beta, eval);
             if self.stopped {
                 return 0;
             }
@@ -465,7 +489,7 @@ impl<G: Game> AlphaBeta<G> {
         };
         list.clear();
         if actions.is_empty() {
-            list.push((0, G::Action::default()));
+            list.push((0, 0, G::Action::default()));
         } else {
             if self.scratch_scores.len() < actions.len() {
                 self.scratch_scores.resize(actions.len(), 0);
@@ -480,11 +504,11 @@ impl<G: Game> AlphaBeta<G> {
                 if s == PRUNE {
                     continue;
                 }
-                list.push(((i64::from(s) << 32) - k as i64, a));
+                list.push(((i64::from(s) << 32) - k as i64, k as u16, a));
             }
             if list.is_empty() {
                 // Everything was pruned: keep the first action.
-                list.push(((i64::from(PRUNE) << 32), actions[0]));
+                list.push((i64::from(PRUNE) << 32, 0, actions[0]));
             }
             list.sort_unstable_by_key(|x| std::cmp::Reverse(x.0));
         }
