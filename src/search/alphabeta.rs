@@ -17,7 +17,8 @@
 //! - The deadline is checked every few hundred nodes; the answer is the best
 //!   action of the deepest finished iteration, or of the unfinished one when
 //!   it has already found something better.
-//! - Move ordering: the transposition table's action first, then the
+//! - Move ordering: the transposition table's action first, then our
+//!   last action that cut off at the same ply (our killer), then the
 //!   evaluator's scores; for the opponent, first the reply that last held
 //!   the same action of ours lowest at the same ply (a counter-move), then
 //!   the last reply that refuted any of our actions there (a killer).
@@ -168,6 +169,8 @@ struct Ply<A> {
     /// By the place of our action: the place and action of the reply that
     /// last held it lowest (place `u16::MAX`: none yet).
     counter: Vec<(u16, A)>,
+    /// Our last action that held the opponent at this ply (a beta cutoff).
+    our_killer: Option<A>,
     killer: Option<A>,
 }
 
@@ -197,6 +200,7 @@ impl<G: Game> AlphaBeta<G> {
                 ours: Vec::with_capacity(ACTION_CAPACITY),
                 theirs: Vec::with_capacity(ACTION_CAPACITY),
                 counter: vec![(u16::MAX, G::Action::default()); ACTION_CAPACITY],
+                our_killer: None,
                 killer: None,
             })
             .collect();
@@ -238,6 +242,7 @@ impl<G: Game> AlphaBeta<G> {
         self.node_limit = limits.max_nodes.unwrap_or(u64::MAX);
         for ply in &mut self.plies {
             ply.killer = None;
+            ply.our_killer = None;
             ply.counter.fill((u16::MAX, G::Action::default()));
         }
         // A fallback answer before any iteration: the best-ordered action.
@@ -421,7 +426,23 @@ impl<G: Game> AlphaBeta<G> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_action = self.plies[ply].ours[0].2;
-        for i in 0..self.plies[ply].ours.len() {
+        let n = self.plies[ply].ours.len();
+        // The first in order (the table's action), then our last action
+        // that held the opponent at this ply (our killer), then the rest.
+        let killer = self.plies[ply]
+            .our_killer
+            .and_then(|ka| self.plies[ply].ours.iter().position(|&(_, _, a)| a == ka))
+            .filter(|&k| k != 0);
+        for k in 0..=n {
+            let i = match k {
+                0 => 0,
+                1 => match killer {
+                    Some(i) => i,
+                    None => continue,
+                },
+                k if Some(k - 1) == killer => continue,
+                k => k - 1,
+            };
             let (_, place, a) = self.plies[ply].ours[i];
             let worst = self.reply(game, me, (a, place), depth, ply, alpha, beta, eval);
             if self.stopped {
@@ -433,6 +454,7 @@ impl<G: Game> AlphaBeta<G> {
                 if best > alpha {
                     alpha = best;
                     if alpha >= beta {
+                        self.plies[ply].our_killer = Some(a);
                         break;
                     }
                 }
