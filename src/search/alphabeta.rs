@@ -19,9 +19,11 @@
 //!   it has already found something better.
 //! - Move ordering: the transposition table's action first, then our
 //!   last action that cut off at the same ply (our killer), then the
-//!   evaluator's scores; for the opponent, first the reply that last held
-//!   the same action of ours lowest at the same ply (a counter-move), then
-//!   the last reply that refuted any of our actions there (a killer).
+//!   evaluator's scores, ties broken by the history of cutoffs of the
+//!   action at the same place in the legal order; for the opponent, first
+//!   the reply that last held the same action of ours lowest at the same
+//!   ply (a counter-move), then the last reply that refuted any of our
+//!   actions there (a killer), then the scores and history likewise.
 //!
 //! ```
 //! use botzone::games::tank::{bricks_from_seed, eval::TankEval, Field};
@@ -178,6 +180,10 @@ struct Ply<A> {
 /// then call [`AlphaBeta::search`] every turn.
 pub struct AlphaBeta<G: Game> {
     table: Vec<Option<Entry<G::Action>>>,
+    /// By ours (0) or theirs (1), then by the place of an action in the
+    /// legal actions: the cutoffs it made in this search, each weighted by
+    /// the depth squared (the history heuristic).
+    history: [[u32; ACTION_CAPACITY]; 2],
     plies: Vec<Ply<G::Action>>,
     scratch_actions: G::Actions,
     scratch_scores: Vec<i32>,
@@ -206,6 +212,7 @@ impl<G: Game> AlphaBeta<G> {
             .collect();
         AlphaBeta {
             table: vec![None; 1 << table_bits],
+            history: [[0; ACTION_CAPACITY]; 2],
             plies,
             scratch_actions: G::Actions::default(),
             scratch_scores: vec![0; ACTION_CAPACITY],
@@ -240,6 +247,7 @@ impl<G: Game> AlphaBeta<G> {
         self.stopped = false;
         self.deadline = Some(*deadline);
         self.node_limit = limits.max_nodes.unwrap_or(u64::MAX);
+        self.history = [[0; ACTION_CAPACITY]; 2];
         for ply in &mut self.plies {
             ply.killer = None;
             ply.our_killer = None;
@@ -368,6 +376,8 @@ impl<G: Game> AlphaBeta<G> {
                 lowest = Some((place, b));
                 if worst <= alpha {
                     self.plies[ply].killer = Some(b);
+                    let h = &mut self.history[1][usize::from(place) % ACTION_CAPACITY];
+                    *h = h.saturating_add(depth * depth);
                     break;
                 }
             }
@@ -455,6 +465,8 @@ impl<G: Game> AlphaBeta<G> {
                     alpha = best;
                     if alpha >= beta {
                         self.plies[ply].our_killer = Some(a);
+                        let h = &mut self.history[0][usize::from(place) % ACTION_CAPACITY];
+                        *h = h.saturating_add(depth * depth);
                         break;
                     }
                 }
@@ -518,15 +530,22 @@ impl<G: Game> AlphaBeta<G> {
             }
             let scores = &mut self.scratch_scores[..actions.len()];
             eval.order(game, player, &actions, scores);
-            // Each entry's key is its score, then its place in the game's
-            // order (earlier first among equal scores), so that an unstable
-            // sort (which allocates nothing) gives the stable order.
+            // Each entry's key is its score, then its history (how often
+            // the action at that place cut off this search, weighted by
+            // depth squared), then its place in the game's order (earlier
+            // first), so that an unstable sort (which allocates nothing)
+            // gives one order.
             for (k, (&a, &s)) in actions.iter().zip(scores.iter()).enumerate() {
                 let s = if Some(a) == first { i32::MAX } else { s };
                 if s == PRUNE {
                     continue;
                 }
-                list.push(((i64::from(s) << 32) - k as i64, k as u16, a));
+                let h = self.history[usize::from(!ours)][k % ACTION_CAPACITY].min(0xff_ffff);
+                list.push((
+                    (i64::from(s) << 32) + (i64::from(h) << 8) - k as i64,
+                    k as u16,
+                    a,
+                ));
             }
             if list.is_empty() {
                 // Everything was pruned: keep the first action.
