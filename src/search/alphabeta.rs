@@ -176,6 +176,17 @@ struct Ply<A> {
     killer: Option<A>,
 }
 
+/// The place tried `k`-th (`k` in `0..n + 2`) in a list of `n` actions
+/// tried `front` first (distinct places; `None`: no such action), then the
+/// rest in the list's order; `None` for a `k` that tries nothing.
+fn nth_in_order(k: usize, front: [Option<usize>; 2]) -> Option<usize> {
+    match k {
+        0 | 1 => front[k],
+        k if front.contains(&Some(k - 2)) => None,
+        k => Some(k - 2),
+    }
+}
+
 /// An alpha-beta searcher with its transposition table: build it once,
 /// then call [`AlphaBeta::search`] every turn.
 pub struct AlphaBeta<G: Game> {
@@ -340,27 +351,18 @@ impl<G: Game> AlphaBeta<G> {
         let n = self.plies[ply].theirs.len();
         let theirs = &self.plies[ply].theirs;
         let counter = self.plies[ply].counter[usize::from(a_place) % ACTION_CAPACITY];
-        let refutation = theirs
+        let counter_move = theirs
             .iter()
             .position(|&(_, p, b)| p == counter.0 && b == counter.1);
         let killer = self.plies[ply]
             .killer
             .and_then(|kb| theirs.iter().position(|&(_, _, b)| b == kb))
-            .filter(|&k| Some(k) != refutation);
+            .filter(|&k| Some(k) != counter_move);
         let mut joint = [a, a];
         let mut lowest = None;
         for k in 0..n + 2 {
-            let i = match k {
-                0 => match refutation {
-                    Some(i) => i,
-                    None => continue,
-                },
-                1 => match killer {
-                    Some(i) => i,
-                    None => continue,
-                },
-                k if Some(k - 2) == refutation || Some(k - 2) == killer => continue,
-                k => k - 2,
+            let Some(i) = nth_in_order(k, [counter_move, killer]) else {
+                continue;
             };
             let (_, place, b) = self.plies[ply].theirs[i];
             joint[me] = a;
@@ -443,15 +445,9 @@ impl<G: Game> AlphaBeta<G> {
             .our_killer
             .and_then(|ka| self.plies[ply].ours.iter().position(|&(_, _, a)| a == ka))
             .filter(|&k| k != 0);
-        for k in 0..=n {
-            let i = match k {
-                0 => 0,
-                1 => match killer {
-                    Some(i) => i,
-                    None => continue,
-                },
-                k if Some(k - 1) == killer => continue,
-                k => k - 1,
+        for k in 0..n + 2 {
+            let Some(i) = nth_in_order(k, [Some(0), killer]) else {
+                continue;
             };
             let (_, place, a) = self.plies[ply].ours[i];
             let worst = self.reply(game, me, (a, place), depth, ply, alpha, beta, eval);
