@@ -418,8 +418,10 @@ impl TankMinimax {
     /// A player with a transposition table of `2^table_bits` entries and
     /// [`Limits::from_env`] (a node budget from `BOTZONE_ITERATIONS`).
     pub fn new(table_bits: u32) -> Self {
+        let mut search = AlphaBeta::new(table_bits);
+        search.late_reduction = crate::search::alphabeta::LateReduction::from_env();
         TankMinimax {
-            search: AlphaBeta::new(table_bits),
+            search,
             eval: TankEval::new(),
             limits: Limits::from_env(),
         }
