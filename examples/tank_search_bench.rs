@@ -41,7 +41,6 @@ fn main() {
     let far = Deadline::after(Duration::from_secs(3600));
     let mut play_eval = TankEval::new();
     let mut search = AlphaBeta::<Field>::new(20);
-    search.late_reduction = botzone::search::alphabeta::LateReduction::from_env();
     let mut eval = TankEval::new();
     let (mut nodes, mut time, mut checksum, mut searches) = (0u64, 0f64, 0u64, 0);
     for seed in 1..=maps {

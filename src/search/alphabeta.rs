@@ -187,43 +187,9 @@ fn nth_in_order(k: usize, front: [Option<usize>; 2]) -> Option<usize> {
     }
 }
 
-/// Late move reductions (experiment): at a max node with at least
-/// `min_depth` turns to go, each of our actions tried after the first
-/// `from` whose ordering score is below `quiet_below` is searched one turn
-/// shallower first, and again at full depth only when it beats alpha.
-#[derive(Clone, Copy, Debug)]
-pub struct LateReduction {
-    /// Actions tried before reductions start.
-    pub from: usize,
-    /// The shallowest node that reduces.
-    pub min_depth: u32,
-    /// Actions with an ordering score at or above this are never reduced.
-    pub quiet_below: i32,
-    /// Actions tried after this many are reduced by two turns when the
-    /// node is at least a turn deeper than `min_depth`.
-    pub more_from: usize,
-}
-
-impl LateReduction {
-    /// From the `TANK_LMR` variable, `from,min_depth,quiet_below`
-    /// (experiment).
-    pub fn from_env() -> Option<Self> {
-        let v = std::env::var("TANK_LMR").ok()?;
-        let f: Vec<i64> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-        (f.len() >= 3).then(|| LateReduction {
-            from: f[0] as usize,
-            min_depth: f[1] as u32,
-            quiet_below: f[2] as i32,
-            more_from: f.get(3).map_or(usize::MAX, |&x| x as usize),
-        })
-    }
-}
-
 /// An alpha-beta searcher with its transposition table: build it once,
 /// then call [`AlphaBeta::search`] every turn.
 pub struct AlphaBeta<G: Game> {
-    /// Late move reductions, off by default (experiment).
-    pub late_reduction: Option<LateReduction>,
     table: Vec<Option<Entry<G::Action>>>,
     /// By ours (0) or theirs (1), then by the place of an action in the
     /// legal actions: the cutoffs it made in this search, each weighted by
@@ -256,7 +222,6 @@ impl<G: Game> AlphaBeta<G> {
             })
             .collect();
         AlphaBeta {
-            late_reduction: None,
             table: vec![None; 1 << table_bits],
             history: [[0; ACTION_CAPACITY]; 2],
             plies,
@@ -480,33 +445,12 @@ impl<G: Game> AlphaBeta<G> {
             .our_killer
             .and_then(|ka| self.plies[ply].ours.iter().position(|&(_, _, a)| a == ka))
             .filter(|&k| k != 0);
-        let mut tried = 0;
         for k in 0..n + 2 {
             let Some(i) = nth_in_order(k, [Some(0), killer]) else {
                 continue;
             };
-            let (key_i, place, a) = self.plies[ply].ours[i];
-            tried += 1;
-            let reduce = self.late_reduction.map_or(0, |r| {
-                let quiet = (key_i >> 32) < i64::from(r.quiet_below);
-                if !quiet || depth < r.min_depth || tried <= r.from {
-                    0
-                } else if tried > r.more_from && depth > r.min_depth {
-                    2
-                } else {
-                    1
-                }
-            });
-            let mut worst = INF;
-            if reduce > 0 {
-                worst = self.reply(game, me, (a, place), depth - reduce, ply, alpha, beta, eval);
-                if self.stopped {
-                    return 0;
-                }
-            }
-            if worst > alpha {
-                worst = self.reply(game, me, (a, place), depth, ply, alpha, beta, eval);
-            }
+            let (_, place, a) = self.plies[ply].ours[i];
+            let worst = self.reply(game, me, (a, place), depth, ply, alpha, beta, eval);
             if self.stopped {
                 return 0;
             }

@@ -418,10 +418,8 @@ impl TankMinimax {
     /// A player with a transposition table of `2^table_bits` entries and
     /// [`Limits::from_env`] (a node budget from `BOTZONE_ITERATIONS`).
     pub fn new(table_bits: u32) -> Self {
-        let mut search = AlphaBeta::new(table_bits);
-        search.late_reduction = crate::search::alphabeta::LateReduction::from_env();
         TankMinimax {
-            search,
+            search: AlphaBeta::new(table_bits),
             eval: TankEval::new(),
             limits: Limits::from_env(),
         }
