@@ -89,6 +89,14 @@ pub trait Evaluator<G: Game> {
         }
     }
 
+    /// Whether a position at the search's horizon is too unsettled for a
+    /// static value, so that it is searched one turn deeper instead (once
+    /// per line). The default is never.
+    fn extend(&mut self, game: &G) -> bool {
+        let _ = game;
+        false
+    }
+
     /// Move-ordering scores for `actions` of `player` (higher is tried
     /// first), written into `scores[..actions.len()]`. The default leaves
     /// them all zero (the game's own order).
@@ -199,6 +207,8 @@ pub struct AlphaBeta<G: Game> {
     scratch_actions: G::Actions,
     scratch_scores: Vec<i32>,
     nodes: u64,
+    /// The iteration's depth: horizon positions at this ply may extend.
+    horizon: usize,
     node_limit: u64,
     deadline: Option<Deadline>,
     stopped: bool,
@@ -228,6 +238,7 @@ impl<G: Game> AlphaBeta<G> {
             scratch_actions: G::Actions::default(),
             scratch_scores: vec![0; ACTION_CAPACITY],
             nodes: 0,
+            horizon: 0,
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
@@ -277,6 +288,7 @@ impl<G: Game> AlphaBeta<G> {
         }
         let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
         for depth in 1..=max_depth {
+            self.horizon = depth as usize;
             let (value, best, finished) = self.root(game, me, depth, eval, result.best);
             if let Some(best) = best {
                 result.best = best;
@@ -415,9 +427,13 @@ impl<G: Game> AlphaBeta<G> {
             let v = eval.terminal(game, me);
             return v - v.signum() * ply as i32;
         }
-        if depth == 0 {
+        let depth = if depth > 0 {
+            depth
+        } else if ply <= self.horizon && eval.extend(game) {
+            1
+        } else {
             return eval.evaluate(game, me);
-        }
+        };
         let key = eval.key(game);
         let mut tt_best = None;
         if let Some(e) = self.table[key as usize & (self.table.len() - 1)] {
