@@ -89,14 +89,6 @@ pub trait Evaluator<G: Game> {
         }
     }
 
-    /// Whether a position at the search's horizon is too unsettled for a
-    /// static value, so that it is searched one turn deeper instead (once
-    /// per line). The default is never.
-    fn extend(&mut self, game: &G) -> bool {
-        let _ = game;
-        false
-    }
-
     /// Move-ordering scores for `actions` of `player` (higher is tried
     /// first), written into `scores[..actions.len()]`. The default leaves
     /// them all zero (the game's own order).
@@ -207,8 +199,6 @@ pub struct AlphaBeta<G: Game> {
     scratch_actions: G::Actions,
     scratch_scores: Vec<i32>,
     nodes: u64,
-    /// The iteration's depth: horizon positions at this ply may extend.
-    horizon: usize,
     node_limit: u64,
     deadline: Option<Deadline>,
     stopped: bool,
@@ -238,7 +228,6 @@ impl<G: Game> AlphaBeta<G> {
             scratch_actions: G::Actions::default(),
             scratch_scores: vec![0; ACTION_CAPACITY],
             nodes: 0,
-            horizon: 0,
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
@@ -288,7 +277,6 @@ impl<G: Game> AlphaBeta<G> {
         }
         let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
         for depth in 1..=max_depth {
-            self.horizon = depth as usize;
             let (value, best, finished) = self.root(game, me, depth, eval, result.best);
             if let Some(best) = best {
                 result.best = best;
@@ -427,13 +415,9 @@ impl<G: Game> AlphaBeta<G> {
             let v = eval.terminal(game, me);
             return v - v.signum() * ply as i32;
         }
-        let depth = if depth > 0 {
-            depth
-        } else if ply <= self.horizon && eval.extend(game) {
-            1
-        } else {
+        if depth == 0 {
             return eval.evaluate(game, me);
-        };
+        }
         let key = eval.key(game);
         let mut tt_best = None;
         if let Some(e) = self.table[key as usize & (self.table.len() - 1)] {

@@ -82,10 +82,6 @@ struct CacheSlot {
 pub struct TankEval {
     /// The weights.
     pub weights: Weights,
-    /// Horizon positions where a live tank needs at most this many turns
-    /// to destroy the enemy base are searched a turn deeper (0: never;
-    /// experiment, `TANK_EXT`).
-    pub extend_within: u8,
     /// Whether [`Evaluator::order`] drops shots that are dominated by
     /// staying (see `wasted_shot`); on by default.
     pub prune: bool,
@@ -107,10 +103,6 @@ impl TankEval {
         TankEval {
             weights: Weights::default(),
             prune: true,
-            extend_within: std::env::var("TANK_EXT")
-                .ok()
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0),
             cache: vec![None; CACHE_SLOTS],
             race: ([0; FAR as usize + 1], 0, 0),
         }
@@ -390,18 +382,6 @@ impl Evaluator<Field> for TankEval {
 
     fn key(&mut self, game: &Field) -> u64 {
         game.key()
-    }
-
-    fn extend(&mut self, game: &Field) -> bool {
-        if self.extend_within == 0 {
-            return false;
-        }
-        let within = self.extend_within;
-        let times = &self.slot(game).time;
-        (0..4).any(|i| {
-            game.tank_cell(i)
-                .is_some_and(|c| times[1 - i / 2][c] <= within)
-        })
     }
 
     fn order(&mut self, game: &Field, player: usize, actions: &[SideAction], scores: &mut [i32]) {
