@@ -378,8 +378,7 @@ impl<G: Game> AlphaBeta<G> {
                 lowest = Some((place, b));
                 if worst <= alpha {
                     self.plies[ply].killer = Some(b);
-                    let h = &mut self.history[1][usize::from(place) % ACTION_CAPACITY];
-                    *h = h.saturating_add(depth * depth);
+                    self.credit_cutoff(1, place, depth);
                     break;
                 }
             }
@@ -461,8 +460,7 @@ impl<G: Game> AlphaBeta<G> {
                     alpha = best;
                     if alpha >= beta {
                         self.plies[ply].our_killer = Some(a);
-                        let h = &mut self.history[0][usize::from(place) % ACTION_CAPACITY];
-                        *h = h.saturating_add(depth * depth);
+                        self.credit_cutoff(0, place, depth);
                         break;
                     }
                 }
@@ -477,6 +475,14 @@ impl<G: Game> AlphaBeta<G> {
         };
         self.store(key, depth, best, bound, best_action);
         best
+    }
+
+    /// Counts a cutoff by the action at `place` in the legal actions of
+    /// ours (`who` 0) or theirs (1) in the history, weighted by the depth
+    /// squared; saturates instead of overflowing.
+    fn credit_cutoff(&mut self, who: usize, place: u16, depth: u32) {
+        let h = &mut self.history[who][usize::from(place) % ACTION_CAPACITY];
+        *h = h.saturating_add(depth * depth);
     }
 
     fn store(&mut self, key: u64, depth: u32, value: i32, bound: Bound, best: G::Action) {
