@@ -102,6 +102,10 @@ enum Command {
     Replay(arena::ReplayArgs),
     /// Write a match's results as an HTML report, with each game's replay page.
     Report(html::report::ReportArgs),
+    /// Paired differences of match results: two bots of one run, game by
+    /// game, or one bot in two runs of the same games (before and after a
+    /// change), matched by seed and seats.
+    Compare(arena::compare::CompareArgs),
 }
 
 /// `botzone map GAME --seed N`: the judge's initdata.
@@ -156,6 +160,7 @@ fn main() -> ExitCode {
         Command::Judge(args) => arena::run_judge(args),
         Command::Replay(args) => arena::run_replay(args),
         Command::Report(args) => html::report::run(args),
+        Command::Compare(args) => arena::compare::run_compare(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -439,6 +439,60 @@ fn a_yardstick_pools_seats_and_its_results_name_the_bots() {
     assert_eq!(table(&report.stdout), table(&played.stdout));
     assert!(String::from_utf8_lossy(&report.stdout).contains("pooled"));
 
+    // `botzone compare`: the two commands of the run, game by game...
+    let compare = |files: &[&Path]| {
+        let output = Command::new(botzone())
+            .arg("compare")
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let within = compare(&[&out]);
+    assert!(within.contains("4 games of"), "{within}");
+    assert!(
+        within.contains("#1,#3") && within.contains("#2,#4"),
+        "{within}"
+    );
+    // ... and the first command against another run of the same games with
+    // another command in its seats (the same bot, spelt otherwise).
+    let again = dir.join("again.jsonl");
+    let renamed = format!("BOTZONE_SEED=1 {new}");
+    let bots2 = [renamed.clone(), old.clone(), renamed, old.clone()];
+    run_match("enclosure", &bots2, &args, &again);
+    let pooled_new = |file: &Path| -> Vec<((u64, String), f64)> {
+        let mut v: Vec<_> = results(file)
+            .iter()
+            .map(|r| {
+                let seats = r["seats"].as_array().unwrap();
+                let scores = r["scores"].as_array().unwrap();
+                let mine: Vec<f64> = (0..seats.len())
+                    .filter(|&s| seats[s].as_u64().unwrap() % 2 == 0)
+                    .map(|s| scores[s].as_f64().unwrap())
+                    .collect();
+                let key = (r["seed"].as_u64().unwrap(), r["seats"].to_string());
+                (key, mine.iter().sum::<f64>() / mine.len() as f64)
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    let (a, b) = (pooled_new(&out), pooled_new(&again));
+    assert_eq!(
+        a.iter().map(|x| &x.0).collect::<Vec<_>>(),
+        b.iter().map(|x| &x.0).collect::<Vec<_>>()
+    );
+    let better = a.iter().zip(&b).filter(|(x, y)| x.1 > y.1).count();
+    let worse = a.iter().zip(&b).filter(|(x, y)| x.1 < y.1).count();
+    let between = compare(&[&out, &again]);
+    assert!(between.contains("4 games in both"), "{between}");
+    let counts = format!(
+        "{better} better, {worse} worse, {} equal",
+        4 - better - worse
+    );
+    assert!(between.contains(&counts), "{counts} in {between}");
+
     // Resuming the run with other bots is refused.
     let other = [bot("enclosure_walker.py"), old.clone(), old.clone(), old];
     let refused = quiet_match("enclosure", &other, &out)

@@ -10,6 +10,7 @@
 //! - [`line_game`]: one game of a line-protocol game, refereed here.
 //! - [`results`]: the JSONL results and the standings table.
 //! - [`replay`]: `botzone replay`.
+//! - [`compare`]: `botzone compare` (paired differences of results).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -27,6 +28,7 @@ use serde_json::{json, Value};
 use crate::{game_kind, games_of, CliError};
 
 pub mod botzone_game;
+pub mod compare;
 pub mod line_game;
 pub mod player;
 pub mod process;
