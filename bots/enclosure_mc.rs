@@ -58,15 +58,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    // Experiment: ENCLOSURE_FAR_CUTS=n sets `Params::far_cuts`.
-    let far_cuts = std::env::var("ENCLOSURE_FAR_CUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(Params::STRONG.far_cuts);
-    let mut pilot = Pilot::new(Params {
-        far_cuts,
-        ..Params::STRONG
-    });
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

@@ -327,11 +327,6 @@ pub struct Params {
     /// to within a move of it instead of stepping away. Whoever outlives
     /// every opponent takes every cell nobody owns.
     pub duel_hunt: bool,
-    /// With at most this many live opponents left (and more than one),
-    /// cut their trails at any distance they can be reached in time, as
-    /// [`Params::duel_hunt`] does with one (0 or 1: [`Params::cut_reach`]
-    /// only).
-    pub far_cuts: u8,
     /// With one live opponent left and its pen down, walk (pen up) to the
     /// nearest vertex of its trail even when it can close first: it must
     /// close at once, small, or be cut (needs [`Params::duel_hunt`]).
@@ -406,7 +401,6 @@ impl Params {
         idle_moves: true,
         cut_reach: 8,
         duel_hunt: true,
-        far_cuts: 1,
         duel_chase: true,
         chase_give_up: 3,
         bail_most_land: true,
@@ -431,7 +425,6 @@ impl Params {
         idle_moves: false,
         cut_reach: 0,
         duel_hunt: false,
-        far_cuts: 0,
         duel_chase: false,
         chase_give_up: 0,
         bail_most_land: false,
@@ -770,13 +763,6 @@ impl<'a> Planner<'a> {
         } else {
             self.threat(path)
         }
-    }
-
-    /// How many opponents of `me` are alive.
-    pub fn live_opponents(&self) -> usize {
-        (0..PLAYERS)
-            .filter(|&p| p != self.me && self.st.player(p).is_alive())
-            .count()
     }
 
     /// The only live opponent of `me`, when exactly one is left.
@@ -1379,8 +1365,7 @@ impl Pilot {
         } else {
             None
         };
-        let few = (2..=usize::from(self.params.far_cuts)).contains(&planner.live_opponents());
-        let reach = if duel.is_some() || few {
+        let reach = if duel.is_some() {
             FAR - 1
         } else {
             self.params.cut_reach
