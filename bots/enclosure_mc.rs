@@ -58,15 +58,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    // Experiment: ENCLOSURE_DUEL_TAU=t sets `Params::duel_risk_tau`.
-    let duel_risk_tau = std::env::var("ENCLOSURE_DUEL_TAU")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(Params::STRONG.duel_risk_tau);
-    let mut pilot = Pilot::new(Params {
-        duel_risk_tau,
-        ..Params::STRONG
-    });
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

@@ -346,8 +346,6 @@ pub struct Params {
     /// plan. `0.0` weighs nothing: only [`Planner::exposure_ok`], which
     /// assumes the opponents stand still, decides.
     pub risk_tau: f64,
-    /// [`Params::risk_tau`] with one live opponent left (0: the same).
-    pub duel_risk_tau: f64,
     /// `ΣS²` a rectangle is worth for each live opponent standing strictly
     /// inside it (it dies when the loop closes, 被围杀); when that is every
     /// live opponent, the rectangle is worth the `ΣS²` of all unowned land
@@ -407,7 +405,6 @@ impl Params {
         chase_give_up: 3,
         bail_most_land: true,
         risk_tau: 4.0,
-        duel_risk_tau: 0.0,
         kill_value: 400,
         pen_down_reach: true,
         late_risk: 10,
@@ -432,7 +429,6 @@ impl Params {
         chase_give_up: 0,
         bail_most_land: false,
         risk_tau: 0.0,
-        duel_risk_tau: 0.0,
         kill_value: 0,
         pen_down_reach: false,
         late_risk: 0,
@@ -810,11 +806,6 @@ impl<'a> Planner<'a> {
         let mine = &self.dist[me];
         let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
         let mut cands: Vec<(f64, Rect)> = Vec::new();
-        let tau = if self.params.duel_risk_tau > 0.0 && self.last_opponent().is_some() {
-            self.params.duel_risk_tau
-        } else {
-            self.params.risk_tau
-        };
         let mut per = Path::default();
         let trap_vertices = st.trap_set();
         // Live opponents' vertices, for loops that close round them.
@@ -884,8 +875,8 @@ impl<'a> Planner<'a> {
             } else {
                 threat
             };
-            if tau > 0.0 && p > risk {
-                score *= (-f64::from(p - risk) / tau).exp();
+            if self.params.risk_tau > 0.0 && p > risk {
+                score *= (-f64::from(p - risk) / self.params.risk_tau).exp();
             }
             for reverse in [false, true] {
                 let mut loop_path = Path::default();
