@@ -58,15 +58,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    // Experiment: ENCLOSURE_GIVE_UP=n sets `Params::chase_give_up`.
-    let chase_give_up = std::env::var("ENCLOSURE_GIVE_UP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(Params::STRONG.chase_give_up);
-    let mut pilot = Pilot::new(Params {
-        chase_give_up,
-        ..Params::STRONG
-    });
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {
