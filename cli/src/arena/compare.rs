@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::results::{read_results, GameResult};
+use super::results::{mean_ci, pooled_score, read_results, GameResult};
 use crate::CliError;
 
 /// `botzone compare RESULTS [OTHER]`.
@@ -68,20 +68,6 @@ pub struct Comparison {
     pub unmatched: (usize, usize),
 }
 
-/// Mean and 95% half-width (NaN for fewer than two values).
-pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len();
-    if n == 0 {
-        return (f64::NAN, f64::NAN);
-    }
-    let mean = xs.iter().sum::<f64>() / n as f64;
-    if n < 2 {
-        return (mean, f64::NAN);
-    }
-    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
-    (mean, 1.96 * (var / n as f64).sqrt())
-}
-
 impl Comparison {
     /// Per game, the first side's score minus the second's.
     pub fn differences(&self) -> Vec<f64> {
@@ -124,8 +110,7 @@ impl Comparison {
             .iter()
             .any(|xs| xs.iter().any(|x| x.abs() >= 100.0));
         let decimals = if large { 1 } else { 3 };
-        let interval = |xs: &[f64], sign: bool| {
-            let (m, ci) = mean_ci(xs);
+        let interval = |(m, ci): (f64, f64), sign: bool| {
             let m = if sign {
                 format!("{m:+.decimals$}")
             } else {
@@ -139,9 +124,9 @@ impl Comparison {
         };
         let (m, ci) = mean_ci(&d);
         let column = [
-            interval(&self.a.scores, false),
-            interval(&self.b.scores, false),
-            interval(&d, true),
+            interval(mean_ci(&self.a.scores), false),
+            interval(mean_ci(&self.b.scores), false),
+            interval((m, ci), true),
         ];
         let w = column.iter().map(|c| c.chars().count()).max().unwrap_or(0);
         for (label, side, value) in [(&la, &self.a, &column[0]), (&lb, &self.b, &column[1])] {
@@ -189,18 +174,6 @@ fn group(games: &[GameResult], bot: usize) -> (Vec<usize>, String) {
         ),
         None => (vec![bot], String::new()),
     }
-}
-
-/// The mean score of the seats of `bots` in `g` (`None` if it has none).
-fn score_of(g: &GameResult, bots: &[usize]) -> Option<f64> {
-    let scores: Vec<f64> = g
-        .seats
-        .iter()
-        .zip(&g.scores)
-        .filter(|(b, _)| bots.contains(b))
-        .map(|(_, &s)| s)
-        .collect();
-    (!scores.is_empty()).then(|| scores.iter().sum::<f64>() / scores.len() as f64)
 }
 
 /// The number of bots a run had: its named commands, or the highest seat
@@ -265,7 +238,7 @@ pub fn within(
         scores: Vec::new(),
     };
     for g in games {
-        if let (Some(x), Some(y)) = (score_of(g, &a_bots), score_of(g, &b_bots)) {
+        if let (Some(x), Some(y)) = (pooled_score(g, &a_bots), pooled_score(g, &b_bots)) {
             side_a.scores.push(x);
             side_b.scores.push(y);
         }
@@ -294,7 +267,7 @@ pub fn between(
         let (bots, command) = group(games, i);
         let mut by_key: BTreeMap<(u64, Vec<usize>), f64> = BTreeMap::new();
         for g in games {
-            if let Some(s) = score_of(g, &bots) {
+            if let Some(s) = pooled_score(g, &bots) {
                 // A rerun of one game (say after --resume) keeps the first.
                 by_key.entry((g.seed, g.seats.clone())).or_insert(s);
             }

@@ -100,14 +100,37 @@ impl BotStats {
     /// Half-width of the 95% confidence interval of the mean (normal
     /// approximation, sample standard deviation).
     pub fn ci95(&self) -> f64 {
-        let n = self.scores.len();
-        if n < 2 {
-            return f64::NAN;
-        }
-        let m = self.mean();
-        let var = self.scores.iter().map(|s| (s - m) * (s - m)).sum::<f64>() / (n - 1) as f64;
-        1.96 * (var / n as f64).sqrt()
+        mean_ci(&self.scores).1
     }
+}
+
+/// Mean and half-width of the 95% confidence interval of the mean (normal
+/// approximation, sample standard deviation): NaN for the mean of nothing
+/// and for the width of fewer than two values.
+pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len();
+    if n == 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (mean, f64::NAN);
+    }
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
+    (mean, 1.96 * (var / n as f64).sqrt())
+}
+
+/// The mean score of the seats of game `r` held by the bots in `bots`
+/// (their `--bot` indices, from 0); `None` when they hold none.
+pub fn pooled_score(r: &GameResult, bots: &[usize]) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for (b, s) in r.seats.iter().zip(&r.scores) {
+        if bots.contains(b) {
+            sum += s;
+            n += 1;
+        }
+    }
+    (n > 0).then(|| sum / n as f64)
 }
 
 /// Standings of a run.
@@ -202,15 +225,11 @@ impl Standings {
             }
         }
         for p in &mut self.pooled {
-            let seats: Vec<usize> = (0..r.seats.len())
-                .filter(|&s| p.bots.contains(&r.seats[s]))
-                .collect();
-            if seats.is_empty() {
+            let Some(mean) = pooled_score(r, &p.bots) else {
                 continue;
-            }
-            let mean = seats.iter().map(|&s| r.scores[s]).sum::<f64>() / seats.len() as f64;
+            };
             p.stats.scores.push(mean);
-            if seats.iter().any(|&s| ranks[s] == 1) {
+            if (r.seats.iter().zip(&ranks)).any(|(b, &rank)| rank == 1 && p.bots.contains(b)) {
                 p.first += 1;
             }
         }
