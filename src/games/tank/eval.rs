@@ -85,9 +85,6 @@ pub struct TankEval {
     /// Whether [`Evaluator::order`] drops shots that are dominated by
     /// staying (see `wasted_shot`); on by default.
     pub prune: bool,
-    /// Experiment (`TANK_COOL=1`): a tank that shot last turn needs a turn
-    /// more when every quickest attack of its starts with a shot.
-    pub cooling: bool,
     cache: Vec<Option<CacheSlot>>,
     /// The race bonus by attack time, and the weights it was made from
     /// (`race` and the bits of `race_turns`).
@@ -106,7 +103,6 @@ impl TankEval {
         TankEval {
             weights: Weights::default(),
             prune: true,
-            cooling: std::env::var("TANK_COOL").is_ok_and(|v| v == "1"),
             cache: vec![None; CACHE_SLOTS],
             race: ([0; FAR as usize + 1], 0, 0),
         }
@@ -172,11 +168,7 @@ impl TankEval {
                 if ready {
                     v += w.loaded;
                 }
-                let mut at = times[enemy][c];
-                if self.cooling && !ready && at < FAR && !move_first(field, &times[enemy], c, at) {
-                    // Its quickest attack starts with a shot it may not fire yet.
-                    at += 1;
-                }
+                let at = times[enemy][c];
                 if at < best {
                     other = best;
                     best = at;
@@ -284,18 +276,6 @@ impl TankEval {
             }
         }
     }
-}
-
-/// Whether a tank at `c`, `at` turns from destroying a base by `times`,
-/// has a quickest attack that starts with a move (into an empty cell one
-/// turn nearer); else every quickest attack starts with a shot.
-fn move_first(field: &Field, times: &[u8; CELLS], c: usize, at: u8) -> bool {
-    (0..4).any(|d| {
-        super::step(c, d).is_some_and(|n| {
-            field.at_cell(n) & (item::BRICK | item::STEEL | item::BASE) == 0
-                && times[n].wrapping_add(1) == at
-        })
-    })
 }
 
 /// Whether `side`'s tank `t` at cell `c` shooting in `dir` is dominated by
