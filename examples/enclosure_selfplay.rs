@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        late_risk_opponents: 2,
+        extend: true,
         ..Params::STRONG
     }
 }

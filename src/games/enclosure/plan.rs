@@ -387,6 +387,10 @@ pub struct Params {
     /// bot reaches first the most vertices next to unowned land, instead
     /// of away from the nearest opponent.
     pub idle_territory: bool,
+    /// Pen down, while the plan goes on, switch to a bigger rectangle that
+    /// begins with the trail drawn so far when no opponent can reach it
+    /// before it closes ([`Planner::best_extension`]).
+    pub extend: bool,
 }
 
 impl Params {
@@ -412,6 +416,7 @@ impl Params {
         calm_after: 3,
         pockets: true,
         idle_territory: true,
+        extend: false,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -436,6 +441,7 @@ impl Params {
         calm_after: 0,
         pockets: false,
         idle_territory: false,
+        extend: false,
     };
 }
 
@@ -1119,6 +1125,73 @@ impl<'a> Planner<'a> {
         best.map(|(_, _, p)| p)
     }
 
+    /// Pen down: a rectangle whose border begins with `me`'s whole trail
+    /// (from the pen-down vertex, either way round) and that takes more
+    /// than closing by `plan` (the rest of the loop being drawn, from
+    /// `me`'s vertex on) would, with every vertex of the trail and of the
+    /// way round no nearer to any live opponent than the moves left until
+    /// it closes ([`Params::extend`]). Returns the rest of its border from
+    /// `me`'s vertex to the pen-down vertex; `None` when none is better.
+    pub fn best_extension(&self, sim: &mut State, plan: &[u8]) -> Option<Path> {
+        let st = self.st;
+        let me = self.me;
+        let trail = st.trail(me);
+        if trail.len() < 2 || st.player(me).state() != PenState::Down {
+            return None;
+        }
+        let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
+        let trap_vertices = st.trap_set();
+        let near_trail = self.loop_threat(trail);
+        let before = st.score(me);
+        let mut best_gain = self.closing_gain(sim, plan) - before;
+        let mut best: Option<Path> = None;
+        let (sx, sy) = xy(trail[0]);
+        let mut per = Path::default();
+        for y0 in 0..=sy {
+            for y1 in sy.max(y0 + 1)..SIDE as u8 {
+                for x0 in 0..=sx {
+                    for x1 in sx.max(x0 + 1)..SIDE as u8 {
+                        let p = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0));
+                        let rest = p - (trail.len() as i32 - 1);
+                        if rest < 1 || rest > left || i32::from(near_trail) < rest {
+                            continue;
+                        }
+                        perimeter(x0, y0, x1, y1, &mut per);
+                        let vs = per.vertices();
+                        let n = vs.len();
+                        let Some(i0) = vs.iter().position(|&v| v == trail[0]) else {
+                            continue;
+                        };
+                        for step in [1, n - 1] {
+                            let at = |k: usize| vs[(i0 + k * step) % n];
+                            if !(1..trail.len()).all(|k| at(k) == trail[k]) {
+                                continue;
+                            }
+                            let mut way = Path::default();
+                            for k in trail.len() - 1..=n {
+                                way.push(at(k));
+                            }
+                            let w = way.vertices();
+                            let walkable = w
+                                .windows(2)
+                                .all(|e| st.interior_owner(e[0], e[1]).is_none())
+                                && w.iter().all(|&v| trap_vertices & (1u128 << v) == 0);
+                            if !walkable || i32::from(self.loop_threat(w)) < rest {
+                                continue;
+                            }
+                            let gain = self.closing_gain(sim, w) - before;
+                            if gain > best_gain {
+                                best_gain = gain;
+                                best = Some(way);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// `me`'s score after walking `path` (pen kept down) on `sim`, everybody
     /// else standing still; `sim` is given back as it was.
     fn closing_gain(&self, sim: &mut State, path: &[u8]) -> i32 {
@@ -1301,6 +1374,20 @@ impl Pilot {
             if threat >= remaining - self.params.bail_slack
                 || self.can_bail_after(st, me, go, planner)
             {
+                if self.params.extend {
+                    let rest = &plan[trail.len() - 1..];
+                    if let Some(way) = planner.best_extension(&mut st.clone(), rest) {
+                        let mut bigger = Path::default();
+                        for &v in trail {
+                            bigger.push(v);
+                        }
+                        for &v in &way.vertices()[1..] {
+                            bigger.push(v);
+                        }
+                        self.plan = bigger;
+                        return (command_to(here, way.vertices()[1], Pen::Keep), Intent::Draw);
+                    }
+                }
                 return (go, Intent::Draw);
             }
         }
@@ -1829,6 +1916,47 @@ mod tests {
         let planner = Planner::new(&st, 0, Params::STRONG);
         let best = planner.best_closing(&mut st.clone()).expect("a safe way");
         assert_eq!(best.vertices(), [v(3, 1), v(3, 0)]);
+    }
+
+    #[test]
+    fn an_extension_grows_the_loop_while_no_opponent_can_reach_it() {
+        let v = |x, y| super::super::vertex(x, y);
+        // Player 0 pen down from (0, 0) to (2, 0), drawing the 2x2 square.
+        let square = [
+            v(2, 0),
+            v(2, 1),
+            v(2, 2),
+            v(1, 2),
+            v(0, 2),
+            v(0, 1),
+            v(0, 0),
+        ];
+        let with_opponent = |at| {
+            let mut st =
+                State::with_dead([(0, 0), at, (0, 10), (10, 0)], [false, false, true, true]);
+            draw(&mut st, 0, &[(Dir::Right, 2)]);
+            st
+        };
+        // The opponent at (10, 10) is 13 moves from (4, 3) and (3, 4), the
+        // far corners of the largest rectangles that close in time (12
+        // moves from (2, 0)): 12 cells instead of 4.
+        let st = with_opponent((10, 10));
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        let way = planner
+            .best_extension(&mut st.clone(), &square)
+            .expect("a bigger loop");
+        let w = way.vertices();
+        assert_eq!((w[0], w[w.len() - 1], w.len()), (v(2, 0), v(0, 0), 13));
+        let before = st.score(0);
+        assert_eq!(
+            planner.closing_gain(&mut st.clone(), w) - before,
+            10 * 12 * 12
+        );
+        // At (4, 4) it reaches the square's far corner before the square
+        // closes, and every bigger rectangle sooner still.
+        let st = with_opponent((4, 4));
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        assert!(planner.best_extension(&mut st.clone(), &square).is_none());
     }
 
     /// Players started at `starts` (the `dead` ones dead), then `turns`
