@@ -58,12 +58,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut params = Params::STRONG;
-    // Experiment knob (2026-11-28): grow the loop being drawn when safe.
-    if std::env::var("ENC_EXTEND").is_ok_and(|v| v == "1") {
-        params.extend = true;
-    }
-    let mut pilot = Pilot::new(params);
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

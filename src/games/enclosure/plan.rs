@@ -416,7 +416,7 @@ impl Params {
         calm_after: 3,
         pockets: true,
         idle_territory: true,
-        extend: false,
+        extend: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
