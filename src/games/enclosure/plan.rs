@@ -391,6 +391,11 @@ pub struct Params {
     /// begins with the trail drawn so far when no opponent can reach it
     /// before it closes ([`Planner::best_extension`]).
     pub extend: bool,
+    /// With [`Params::extend`]: also rectangles that begin with the end of
+    /// the trail from any of its vertices (the loop closes there, the
+    /// trail before it left outside), and when the plan must be given up,
+    /// such a rectangle instead of the bail-out way when it takes more.
+    pub extend_suffix: bool,
 }
 
 impl Params {
@@ -417,6 +422,7 @@ impl Params {
         pockets: true,
         idle_territory: true,
         extend: true,
+        extend_suffix: false,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -442,6 +448,7 @@ impl Params {
         pockets: false,
         idle_territory: false,
         extend: false,
+        extend_suffix: false,
     };
 }
 
@@ -1145,44 +1152,59 @@ impl<'a> Planner<'a> {
         let before = st.score(me);
         let mut best_gain = self.closing_gain(sim, plan) - before;
         let mut best: Option<Path> = None;
-        let (sx, sy) = xy(trail[0]);
+        let trail_set = st.player(me).trail_set();
+        let firsts = if self.params.extend_suffix {
+            trail.len() - 1
+        } else {
+            1
+        };
         let mut per = Path::default();
-        for y0 in 0..=sy {
-            for y1 in sy.max(y0 + 1)..SIDE as u8 {
-                for x0 in 0..=sx {
-                    for x1 in sx.max(x0 + 1)..SIDE as u8 {
-                        let p = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0));
-                        let rest = p - (trail.len() as i32 - 1);
-                        if rest < 1 || rest > left || i32::from(near_trail) < rest {
-                            continue;
-                        }
-                        perimeter(x0, y0, x1, y1, &mut per);
-                        let vs = per.vertices();
-                        let n = vs.len();
-                        let Some(i0) = vs.iter().position(|&v| v == trail[0]) else {
-                            continue;
-                        };
-                        for step in [1, n - 1] {
-                            let at = |k: usize| vs[(i0 + k * step) % n];
-                            if !(1..trail.len()).all(|k| at(k) == trail[k]) {
+        for j in 0..firsts {
+            let sub = &trail[j..];
+            let (sx, sy) = xy(sub[0]);
+            for y0 in 0..=sy {
+                for y1 in sy.max(y0 + 1)..SIDE as u8 {
+                    for x0 in 0..=sx {
+                        for x1 in sx.max(x0 + 1)..SIDE as u8 {
+                            let p = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0));
+                            let rest = p - (sub.len() as i32 - 1);
+                            if rest < 1 || rest > left || i32::from(near_trail) < rest {
                                 continue;
                             }
-                            let mut way = Path::default();
-                            for k in trail.len() - 1..=n {
-                                way.push(at(k));
-                            }
-                            let w = way.vertices();
-                            let walkable = w
-                                .windows(2)
-                                .all(|e| st.interior_owner(e[0], e[1]).is_none())
-                                && w.iter().all(|&v| trap_vertices & (1u128 << v) == 0);
-                            if !walkable || i32::from(self.loop_threat(w)) < rest {
+                            perimeter(x0, y0, x1, y1, &mut per);
+                            let vs = per.vertices();
+                            let n = vs.len();
+                            let Some(i0) = vs.iter().position(|&v| v == sub[0]) else {
                                 continue;
-                            }
-                            let gain = self.closing_gain(sim, w) - before;
-                            if gain > best_gain {
-                                best_gain = gain;
-                                best = Some(way);
+                            };
+                            for step in [1, n - 1] {
+                                let at = |k: usize| vs[(i0 + k * step) % n];
+                                if !(1..sub.len()).all(|k| at(k) == sub[k]) {
+                                    continue;
+                                }
+                                let mut way = Path::default();
+                                for k in sub.len() - 1..=n {
+                                    way.push(at(k));
+                                }
+                                let w = way.vertices();
+                                if w[1..w.len() - 1]
+                                    .iter()
+                                    .any(|&v| trail_set & (1u128 << v) != 0)
+                                {
+                                    continue;
+                                }
+                                let walkable = w
+                                    .windows(2)
+                                    .all(|e| st.interior_owner(e[0], e[1]).is_none())
+                                    && w.iter().all(|&v| trap_vertices & (1u128 << v) == 0);
+                                if !walkable || i32::from(self.loop_threat(w)) < rest {
+                                    continue;
+                                }
+                                let gain = self.closing_gain(sim, w) - before;
+                                if gain > best_gain {
+                                    best_gain = gain;
+                                    best = Some(way);
+                                }
                             }
                         }
                     }
@@ -1391,11 +1413,18 @@ impl Pilot {
                 return (go, Intent::Draw);
             }
         }
-        let best = if self.params.bail_most_land {
+        let mut best = if self.params.bail_most_land {
             planner.best_closing(&mut st.clone())
         } else {
             None
         };
+        if self.params.extend_suffix {
+            if let Some(b) = &best {
+                if let Some(way) = planner.best_extension(&mut st.clone(), b.vertices()) {
+                    best = Some(way);
+                }
+            }
+        }
         match best.or_else(|| closing_path(st, me)) {
             Some(c) if c.len() >= 2 => {
                 let mut plan = Path::default();
@@ -1957,6 +1986,44 @@ mod tests {
         let st = with_opponent((4, 4));
         let planner = Planner::new(&st, 0, Params::STRONG);
         assert!(planner.best_extension(&mut st.clone(), &square).is_none());
+    }
+
+    #[test]
+    fn an_extension_may_close_on_any_vertex_of_the_trail() {
+        let v = |x, y| super::super::vertex(x, y);
+        // A staircase (0, 0) → (2, 0) → (2, 2) → (4, 2) lies on no
+        // rectangle's border; its part from (2, 0) on does: (2, 0)-(x, 2).
+        let mut st = State::with_dead(
+            [(0, 0), (10, 10), (0, 10), (10, 0)],
+            [false, false, true, true],
+        );
+        draw(
+            &mut st,
+            0,
+            &[(Dir::Right, 2), (Dir::Down, 2), (Dir::Right, 2)],
+        );
+        let shortest = closing_path(&st, 0).expect("a way to close");
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        assert!(planner
+            .best_extension(&mut st.clone(), shortest.vertices())
+            .is_none());
+        let params = Params {
+            extend_suffix: true,
+            ..Params::STRONG
+        };
+        let planner = Planner::new(&st, 0, params);
+        let way = planner
+            .best_extension(&mut st.clone(), shortest.vertices())
+            .expect("a bigger loop");
+        let w = way.vertices();
+        // The opponent at (10, 10) is 11 moves from (7, 2): the loop to
+        // x = 7 closes in 10 more moves, 10 cells in one region.
+        assert_eq!((w[0], w[w.len() - 1], w.len()), (v(4, 2), v(2, 0), 11));
+        let before = st.score(0);
+        assert_eq!(
+            planner.closing_gain(&mut st.clone(), w) - before,
+            10 * 10 * 10
+        );
     }
 
     /// Players started at `starts` (the `dead` ones dead), then `turns`
