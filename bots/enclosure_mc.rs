@@ -58,12 +58,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut params = Params::STRONG;
-    // Experiment knob (2026-11-28): extensions from any part of the trail.
-    if std::env::var("ENC_EXT2").is_ok_and(|v| v == "1") {
-        params.extend_suffix = true;
-    }
-    let mut pilot = Pilot::new(params);
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

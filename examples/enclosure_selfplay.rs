@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        extend: false,
+        extend_suffix: false,
         ..Params::STRONG
     }
 }

@@ -422,7 +422,7 @@ impl Params {
         pockets: true,
         idle_territory: true,
         extend: true,
-        extend_suffix: false,
+        extend_suffix: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -2003,15 +2003,15 @@ mod tests {
             &[(Dir::Right, 2), (Dir::Down, 2), (Dir::Right, 2)],
         );
         let shortest = closing_path(&st, 0).expect("a way to close");
-        let planner = Planner::new(&st, 0, Params::STRONG);
+        let whole_trail_only = Params {
+            extend_suffix: false,
+            ..Params::STRONG
+        };
+        let planner = Planner::new(&st, 0, whole_trail_only);
         assert!(planner
             .best_extension(&mut st.clone(), shortest.vertices())
             .is_none());
-        let params = Params {
-            extend_suffix: true,
-            ..Params::STRONG
-        };
-        let planner = Planner::new(&st, 0, params);
+        let planner = Planner::new(&st, 0, Params::STRONG);
         let way = planner
             .best_extension(&mut st.clone(), shortest.vertices())
             .expect("a bigger loop");
