@@ -1399,15 +1399,7 @@ impl Pilot {
                 if self.params.extend {
                     let rest = &plan[trail.len() - 1..];
                     if let Some(way) = planner.best_extension(&mut st.clone(), rest) {
-                        let mut bigger = Path::default();
-                        for &v in trail {
-                            bigger.push(v);
-                        }
-                        for &v in &way.vertices()[1..] {
-                            bigger.push(v);
-                        }
-                        self.plan = bigger;
-                        return (command_to(here, way.vertices()[1], Pen::Keep), Intent::Draw);
+                        return (self.follow(trail, &way), Intent::Draw);
                     }
                 }
                 return (go, Intent::Draw);
@@ -1426,25 +1418,24 @@ impl Pilot {
             }
         }
         match best.or_else(|| closing_path(st, me)) {
-            Some(c) if c.len() >= 2 => {
-                let mut plan = Path::default();
-                for &v in trail {
-                    plan.push(v);
-                }
-                for &v in &c.vertices()[1..] {
-                    plan.push(v);
-                }
-                self.plan = plan;
-                (
-                    command_to(here, c.vertices()[1], Pen::Keep),
-                    Intent::BailOut,
-                )
-            }
+            Some(c) if c.len() >= 2 => (self.follow(trail, &c), Intent::BailOut),
             _ => {
                 self.plan = Path::default();
                 (self.fallback(st, me), Intent::Idle)
             }
         }
+    }
+
+    /// Makes the plan `trail` and then `way` (which starts at the trail's
+    /// end, `me`'s vertex); the first move along `way`.
+    fn follow(&mut self, trail: &[u8], way: &Path) -> Command {
+        let mut plan = Path::default();
+        for &v in trail.iter().chain(&way.vertices()[1..]) {
+            plan.push(v);
+        }
+        self.plan = plan;
+        let w = way.vertices();
+        command_to(w[0], w[1], Pen::Keep)
     }
 
     /// Whether, after `me` plays `go`, the shortest way to close still
