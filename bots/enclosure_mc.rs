@@ -58,15 +58,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut params = Params::STRONG;
-    // Experiment knob (2026-11-28): extensions that give moves away.
-    if let Some(n) = std::env::var("ENC_EXT_SLACK")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        params.extend_slack = n;
-    }
-    let mut pilot = Pilot::new(params);
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

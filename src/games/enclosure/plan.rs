@@ -396,13 +396,6 @@ pub struct Params {
     /// trail before it left outside), and when the plan must be given up,
     /// such a rectangle instead of the bail-out way when it takes more.
     pub extend_suffix: bool,
-    /// Moves an extension may give away ([`Params::extend`]): it is taken
-    /// when every vertex of the trail and of the way round is at least
-    /// `moves left - extend_slack` moves from every live opponent. At `0`
-    /// no opponent can reach it before it closes; at `1` one that rushes
-    /// the trail can, the move before, and the bot bails out as it does
-    /// from any plan an opponent comes near.
-    pub extend_slack: i32,
 }
 
 impl Params {
@@ -430,7 +423,6 @@ impl Params {
         idle_territory: true,
         extend: true,
         extend_suffix: true,
-        extend_slack: 0,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -457,7 +449,6 @@ impl Params {
         idle_territory: false,
         extend: false,
         extend_suffix: false,
-        extend_slack: 0,
     };
 }
 
@@ -1177,10 +1168,7 @@ impl<'a> Planner<'a> {
                         for x1 in sx.max(x0 + 1)..SIDE as u8 {
                             let p = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0));
                             let rest = p - (sub.len() as i32 - 1);
-                            if rest < 1
-                                || rest > left
-                                || i32::from(near_trail) < rest - self.params.extend_slack
-                            {
+                            if rest < 1 || rest > left || i32::from(near_trail) < rest {
                                 continue;
                             }
                             perimeter(x0, y0, x1, y1, &mut per);
@@ -1209,10 +1197,7 @@ impl<'a> Planner<'a> {
                                     .windows(2)
                                     .all(|e| st.interior_owner(e[0], e[1]).is_none())
                                     && w.iter().all(|&v| trap_vertices & (1u128 << v) == 0);
-                                if !walkable
-                                    || i32::from(self.loop_threat(w))
-                                        < rest - self.params.extend_slack
-                                {
+                                if !walkable || i32::from(self.loop_threat(w)) < rest {
                                     continue;
                                 }
                                 let gain = self.closing_gain(sim, w) - before;
