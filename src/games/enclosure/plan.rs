@@ -505,6 +505,45 @@ fn perimeter(x0: u8, y0: u8, x1: u8, y1: u8, out: &mut Path) {
     }
 }
 
+/// Every rectangle whose border begins with the walk `sub` (either way
+/// round) and closes within `max_rest` more moves: `f` gets the rest of
+/// its border, from `sub`'s last vertex round to its first, and the number
+/// of moves that takes.
+fn rectangle_ways(sub: &[u8], max_rest: i32, mut f: impl FnMut(&Path, i32)) {
+    let (sx, sy) = xy(sub[0]);
+    let drawn = sub.len() as i32 - 1;
+    let mut per = Path::default();
+    let mut way = Path::default();
+    for y0 in 0..=sy {
+        for y1 in sy.max(y0 + 1)..SIDE as u8 {
+            for x0 in 0..=sx {
+                for x1 in sx.max(x0 + 1)..SIDE as u8 {
+                    let rest = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0)) - drawn;
+                    if rest < 1 || rest > max_rest {
+                        continue;
+                    }
+                    perimeter(x0, y0, x1, y1, &mut per);
+                    let vs = per.vertices();
+                    let n = vs.len();
+                    let Some(i0) = vs.iter().position(|&v| v == sub[0]) else {
+                        continue;
+                    };
+                    for step in [1, n - 1] {
+                        let at = |k: usize| vs[(i0 + k * step) % n];
+                        if (1..sub.len()).all(|k| at(k) == sub[k]) {
+                            way.len = 0;
+                            for k in sub.len() - 1..=n {
+                                way.push(at(k));
+                            }
+                            f(&way, rest);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The cells of a set, as bits `j * CELL_SIDE + i`.
 type CellSet = u128;
 
@@ -1158,58 +1197,26 @@ impl<'a> Planner<'a> {
         } else {
             1
         };
-        let mut per = Path::default();
+        let max_rest = left.min(i32::from(near_trail));
         for j in 0..firsts {
-            let sub = &trail[j..];
-            let (sx, sy) = xy(sub[0]);
-            for y0 in 0..=sy {
-                for y1 in sy.max(y0 + 1)..SIDE as u8 {
-                    for x0 in 0..=sx {
-                        for x1 in sx.max(x0 + 1)..SIDE as u8 {
-                            let p = 2 * (i32::from(x1 - x0) + i32::from(y1 - y0));
-                            let rest = p - (sub.len() as i32 - 1);
-                            if rest < 1 || rest > left || i32::from(near_trail) < rest {
-                                continue;
-                            }
-                            perimeter(x0, y0, x1, y1, &mut per);
-                            let vs = per.vertices();
-                            let n = vs.len();
-                            let Some(i0) = vs.iter().position(|&v| v == sub[0]) else {
-                                continue;
-                            };
-                            for step in [1, n - 1] {
-                                let at = |k: usize| vs[(i0 + k * step) % n];
-                                if !(1..sub.len()).all(|k| at(k) == sub[k]) {
-                                    continue;
-                                }
-                                let mut way = Path::default();
-                                for k in sub.len() - 1..=n {
-                                    way.push(at(k));
-                                }
-                                let w = way.vertices();
-                                if w[1..w.len() - 1]
-                                    .iter()
-                                    .any(|&v| trail_set & (1u128 << v) != 0)
-                                {
-                                    continue;
-                                }
-                                let walkable = w
-                                    .windows(2)
-                                    .all(|e| st.interior_owner(e[0], e[1]).is_none())
-                                    && w.iter().all(|&v| trap_vertices & (1u128 << v) == 0);
-                                if !walkable || i32::from(self.loop_threat(w)) < rest {
-                                    continue;
-                                }
-                                let gain = self.closing_gain(sim, w) - before;
-                                if gain > best_gain {
-                                    best_gain = gain;
-                                    best = Some(way);
-                                }
-                            }
-                        }
-                    }
+            rectangle_ways(&trail[j..], max_rest, |way, rest| {
+                let w = way.vertices();
+                let closes_early = w[1..w.len() - 1]
+                    .iter()
+                    .any(|&v| trail_set & (1u128 << v) != 0);
+                let walkable = w
+                    .windows(2)
+                    .all(|e| st.interior_owner(e[0], e[1]).is_none())
+                    && w.iter().all(|&v| trap_vertices & (1u128 << v) == 0);
+                if closes_early || !walkable || i32::from(self.loop_threat(w)) < rest {
+                    return;
                 }
-            }
+                let gain = self.closing_gain(sim, w) - before;
+                if gain > best_gain {
+                    best_gain = gain;
+                    best = Some(*way);
+                }
+            });
         }
         best
     }
