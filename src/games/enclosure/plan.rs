@@ -1172,12 +1172,14 @@ impl<'a> Planner<'a> {
     }
 
     /// Pen down: a rectangle whose border begins with `me`'s whole trail
-    /// (from the pen-down vertex, either way round) and that takes more
-    /// than closing by `plan` (the rest of the loop being drawn, from
-    /// `me`'s vertex on) would, with every vertex of the trail and of the
-    /// way round no nearer to any live opponent than the moves left until
-    /// it closes ([`Params::extend`]). Returns the rest of its border from
-    /// `me`'s vertex to the pen-down vertex; `None` when none is better.
+    /// (from the pen-down vertex, either way round; with
+    /// [`Params::extend_suffix`], from any vertex of the trail) and that
+    /// takes more than closing by `plan` (a way from `me`'s vertex to its
+    /// trail) would, with every vertex of the trail and of the way round no
+    /// nearer to any live opponent than the moves left until it closes
+    /// ([`Params::extend`]). Returns the rest of its border from `me`'s
+    /// vertex to the trail vertex it begins on; `None` when none is better.
+    /// `sim` is given back as it was.
     pub fn best_extension(&self, sim: &mut State, plan: &[u8]) -> Option<Path> {
         let st = self.st;
         let me = self.me;
@@ -1412,14 +1414,16 @@ impl Pilot {
                 return (go, Intent::Draw);
             }
         }
-        let mut best = if self.params.bail_most_land {
-            planner.best_closing(&mut st.clone())
-        } else {
-            None
-        };
-        if self.params.extend_suffix {
-            if let Some(b) = &best {
-                if let Some(way) = planner.best_extension(&mut st.clone(), b.vertices()) {
+        let mut best = None;
+        if self.params.bail_most_land {
+            // One copy for both: each gives it back as it was.
+            let mut sim = st.clone();
+            best = planner.best_closing(&mut sim);
+            if self.params.extend_suffix {
+                if let Some(way) = best
+                    .as_ref()
+                    .and_then(|b| planner.best_extension(&mut sim, b.vertices()))
+                {
                     best = Some(way);
                 }
             }
@@ -1931,11 +1935,7 @@ mod tests {
         let planner = Planner::new(&st, 0, Params::STRONG);
         let best = planner.best_closing(&mut st.clone()).expect("a safe way");
         assert_eq!(best.vertices(), [v(3, 1), v(2, 1), v(1, 1), v(1, 0)]);
-        let before = st.score(0);
-        assert_eq!(
-            planner.closing_gain(&mut st.clone(), best.vertices()) - before,
-            90
-        );
+        assert_eq!(gain_of(&planner, &st, best.vertices()), 90);
         // A move from the trail's end: only the one-move way is safe (the
         // loop closes in the turn the opponent arrives, and a player that
         // closes a loop is safe that turn).
@@ -1974,11 +1974,7 @@ mod tests {
             .expect("a bigger loop");
         let w = way.vertices();
         assert_eq!((w[0], w[w.len() - 1], w.len()), (v(2, 0), v(0, 0), 13));
-        let before = st.score(0);
-        assert_eq!(
-            planner.closing_gain(&mut st.clone(), w) - before,
-            10 * 12 * 12
-        );
+        assert_eq!(gain_of(&planner, &st, w), 10 * 12 * 12);
         // At (4, 4) it reaches the square's far corner before the square
         // closes, and every bigger rectangle sooner still.
         let st = with_opponent((4, 4));
@@ -2017,11 +2013,13 @@ mod tests {
         // The opponent at (10, 10) is 11 moves from (7, 2): the loop to
         // x = 7 closes in 10 more moves, 10 cells in one region.
         assert_eq!((w[0], w[w.len() - 1], w.len()), (v(4, 2), v(2, 0), 11));
-        let before = st.score(0);
-        assert_eq!(
-            planner.closing_gain(&mut st.clone(), w) - before,
-            10 * 10 * 10
-        );
+        assert_eq!(gain_of(&planner, &st, w), 10 * 10 * 10);
+    }
+
+    /// What player 0 (the planner's player) gains by walking `path` with
+    /// the pen down, everybody else standing still.
+    fn gain_of(planner: &Planner, st: &State, path: &[u8]) -> i32 {
+        planner.closing_gain(&mut st.clone(), path) - st.score(0)
     }
 
     /// Players started at `starts` (the `dead` ones dead), then `turns`
