@@ -58,7 +58,12 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut pilot = Pilot::new(Params::STRONG);
+    // Experiment knob: ENC_FREE=1 turns on Params::extend_free.
+    let extend_free = std::env::var("ENC_FREE").is_ok_and(|v| v == "1");
+    let mut pilot = Pilot::new(Params {
+        extend_free,
+        ..Params::STRONG
+    });
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

@@ -396,6 +396,10 @@ pub struct Params {
     /// trail before it left outside), and when the plan must be given up,
     /// such a rectangle instead of the bail-out way when it takes more.
     pub extend_suffix: bool,
+    /// With [`Params::extend`]: also ways back to the trail of any shape
+    /// ([`Planner::best_free_way`]), safe in the same sense, where they take
+    /// more than the plan or the best rectangle.
+    pub extend_free: bool,
 }
 
 impl Params {
@@ -423,6 +427,7 @@ impl Params {
         idle_territory: true,
         extend: true,
         extend_suffix: true,
+        extend_free: false,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -449,6 +454,7 @@ impl Params {
         idle_territory: false,
         extend: false,
         extend_suffix: false,
+        extend_free: false,
     };
 }
 
@@ -457,6 +463,9 @@ pub const LATE: i32 = 25;
 
 /// The most candidate loops [`Planner::best_rectangle`] plays out.
 pub const MAX_CHECKS: usize = 3000;
+
+/// The most steps [`Planner::best_free_way`] tries.
+pub const MAX_FREE_NODES: u32 = 20_000;
 
 /// A planned loop: a rectangle's border, or the outline of a piece of
 /// unowned land inside a rectangle ([`Params::pockets`]).
@@ -1223,6 +1232,118 @@ impl<'a> Planner<'a> {
         best
     }
 
+    /// Pen down: the way from `me`'s vertex back onto its trail, of any
+    /// shape, that takes the most `ΣS²` with every vertex of the trail and
+    /// of the way no nearer to any live opponent than the moves left until
+    /// it closes ([`Params::extend_free`]): a depth-first search over simple
+    /// ways (at most [`MAX_FREE_NODES`] steps tried), pruned where the way
+    /// so far and the shortest way back to the trail from its end would
+    /// be too long for the opponents' distances along it. `None` when no
+    /// way takes more than closing by `plan` (a way from `me`'s vertex to
+    /// its trail). `sim` is given back as it was.
+    pub fn best_free_way(&self, sim: &mut State, plan: &[u8]) -> Option<Path> {
+        let st = self.st;
+        let me = self.me;
+        let pl = st.player(me);
+        let trail = st.trail(me);
+        if trail.len() < 2 || pl.state() != PenState::Down {
+            return None;
+        }
+        let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
+        let max_rest = left.min(i32::from(self.loop_threat(trail)));
+        if max_rest < 1 {
+            return None;
+        }
+        let traps = st.trap_set();
+        let trail_set = pl.trail_set();
+        // The nearest any live opponent gets to each vertex.
+        let mut threat = [FAR; VERTICES];
+        for (v, t) in threat.iter_mut().enumerate() {
+            *t = self.loop_threat(&[v as u8]);
+        }
+        // Moves from each vertex to the nearest trail vertex, pen down.
+        let mut back = [FAR; VERTICES];
+        let mut queue = [0u8; VERTICES];
+        let (mut head, mut tail) = (0, 0);
+        for &v in trail {
+            if back[usize::from(v)] == FAR {
+                back[usize::from(v)] = 0;
+                queue[tail] = v;
+                tail += 1;
+            }
+        }
+        while head < tail {
+            let v = queue[head];
+            head += 1;
+            for (_, n) in neighbours(v) {
+                if back[usize::from(n)] == FAR
+                    && st.interior_owner(v, n).is_none()
+                    && traps & (1u128 << n) == 0
+                {
+                    back[usize::from(n)] = back[usize::from(v)] + 1;
+                    queue[tail] = n;
+                    tail += 1;
+                }
+            }
+        }
+        let before = st.score(me);
+        let mut best_gain = self.closing_gain(sim, plan) - before;
+        let mut best: Option<(i32, Path)> = None;
+        let here = pl.vertex();
+        let reverse = (pl.last_dir() != Dir::Stay).then(|| pl.last_dir().opposite());
+        // The way so far, and for each of its vertices the next neighbour
+        // to try (an index into `neighbours`) and the threat along it.
+        let mut way = Path::default();
+        way.push(here);
+        let mut next = [0u8; VERTICES + 1];
+        let mut along = [FAR; VERTICES + 1];
+        let mut on_way: u128 = 1u128 << here;
+        let mut nodes = 0;
+        while way.len > 0 && nodes < MAX_FREE_NODES {
+            let k = way.len - 1;
+            let v = way.v[k];
+            let Some((d, n)) = neighbours(v).nth(usize::from(next[k])) else {
+                on_way &= !(1u128 << v);
+                way.len -= 1;
+                continue;
+            };
+            next[k] += 1;
+            nodes += 1;
+            let moves = k as i32 + 1;
+            if (k == 0 && Some(d) == reverse)
+                || on_way & (1u128 << n) != 0
+                || traps & (1u128 << n) != 0
+                || st.interior_owner(v, n).is_some()
+            {
+                continue;
+            }
+            let reach = i32::from(along[k].min(threat[usize::from(n)]));
+            if trail_set & (1u128 << n) != 0 {
+                if moves <= max_rest && reach >= moves {
+                    way.push(n);
+                    let gain = self.closing_gain(sim, way.vertices()) - before;
+                    let better = gain > best_gain
+                        || (gain == best_gain && best.as_ref().is_some_and(|(m, _)| moves < *m));
+                    if better {
+                        best_gain = gain;
+                        best = Some((moves, way));
+                    }
+                    way.len -= 1;
+                }
+                continue;
+            }
+            let rest = moves + i32::from(back[usize::from(n)]);
+            if rest > max_rest || rest > reach {
+                continue;
+            }
+            way.push(n);
+            next[k + 1] = 0;
+            along[k + 1] = reach as u8;
+            on_way |= 1u128 << n;
+        }
+        best.map(|(_, w)| w)
+    }
+
     /// `me`'s score after walking `path` (pen kept down) on `sim`, everybody
     /// else standing still; `sim` is given back as it was.
     fn closing_gain(&self, sim: &mut State, path: &[u8]) -> i32 {
@@ -1407,7 +1528,15 @@ impl Pilot {
             {
                 if self.params.extend {
                     let rest = &plan[trail.len() - 1..];
-                    if let Some(way) = planner.best_extension(&mut st.clone(), rest) {
+                    let mut sim = st.clone();
+                    let mut way = planner.best_extension(&mut sim, rest);
+                    if self.params.extend_free {
+                        let base = way.as_ref().map_or(rest, |w| w.vertices());
+                        if let Some(free) = planner.best_free_way(&mut sim, base) {
+                            way = Some(free);
+                        }
+                    }
+                    if let Some(way) = way {
                         return (self.follow(trail, &way), Intent::Draw);
                     }
                 }
@@ -1424,6 +1553,13 @@ impl Pilot {
                     .as_ref()
                     .and_then(|b| planner.best_extension(&mut sim, b.vertices()))
                 {
+                    best = Some(way);
+                }
+            }
+            if self.params.extend && self.params.extend_free {
+                let here = [st.player(me).vertex()];
+                let base = best.as_ref().map_or(&here[..], |b| b.vertices());
+                if let Some(way) = planner.best_free_way(&mut sim, base) {
                     best = Some(way);
                 }
             }
@@ -2014,6 +2150,39 @@ mod tests {
         // x = 7 closes in 10 more moves, 10 cells in one region.
         assert_eq!((w[0], w[w.len() - 1], w.len()), (v(4, 2), v(2, 0), 11));
         assert_eq!(gain_of(&planner, &st, w), 10 * 10 * 10);
+    }
+
+    #[test]
+    fn a_free_way_takes_more_than_any_rectangle_where_a_staircase_keeps_away_from_an_opponent() {
+        // Trail (0, 0) → (3, 0), the opponent at (10, 10): the vertices an
+        // opponent cannot reach in time form a triangle round (0, 0), which
+        // a staircase fills better than a rectangle.
+        let mut st = State::with_dead(
+            [(0, 0), (10, 10), (0, 10), (10, 0)],
+            [false, false, true, true],
+        );
+        draw(&mut st, 0, &[(Dir::Right, 3)]);
+        let shortest = closing_path(&st, 0).expect("a way to close");
+        let planner = Planner::new(&st, 0, Params::STRONG);
+        let rect = planner
+            .best_extension(&mut st.clone(), shortest.vertices())
+            .expect("a rectangle");
+        let rect_gain = gain_of(&planner, &st, rect.vertices());
+        assert_eq!(rect_gain, 10 * 12 * 12);
+        let free = planner
+            .best_free_way(&mut st.clone(), rect.vertices())
+            .expect("a bigger loop");
+        let w = free.vertices();
+        assert_eq!(gain_of(&planner, &st, w), 10 * 15 * 15);
+        // Every vertex of the trail and of the way is at least as far from
+        // the opponent as the moves left until the loop closes.
+        let moves = w.len() - 1;
+        for &v in st.trail(0).iter().chain(w) {
+            assert!(manhattan(v, super::super::vertex(10, 10)) >= moves as i32);
+        }
+        // A way round the whole triangle is no safer than the rectangle:
+        // with the plan as the base, nothing takes less.
+        assert!(planner.best_free_way(&mut st.clone(), w).is_none());
     }
 
     /// What player 0 (the planner's player) gains by walking `path` with
