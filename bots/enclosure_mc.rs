@@ -23,9 +23,12 @@
 //! to unowned land, or with
 //! one opponent left walking to within a move of it, ready to cut any trail
 //! it starts); with the pen down it follows its loop while that still holds
-//! after the next move, and otherwise closes by the way that takes the most
-//! land among those no opponent can cut in time (the shortest way when none
-//! is safe). In the last 10 turns, while all three opponents are alive,
+//! after the next move, switching to a loop that takes more whenever one
+//! goes on from its trail (round a rectangle, or back to the trail by a way
+//! of any shape) and no opponent can reach any vertex of the trail or of
+//! the way before it closes, and otherwise closes by the way that takes the
+//! most land among those no opponent can cut in time (the shortest way when
+//! none is safe). In the last 10 turns, while all three opponents are alive,
 //! it plans and draws loops as if no opponent could reach them: a death
 //! keeps the land taken, and two more deaths would have to follow before
 //! anybody were the sole survivor. It rebuilds
@@ -58,12 +61,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    // Experiment knob: ENC_FREE=1 turns on Params::extend_free.
-    let extend_free = std::env::var("ENC_FREE").is_ok_and(|v| v == "1");
-    let mut pilot = Pilot::new(Params {
-        extend_free,
-        ..Params::STRONG
-    });
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

@@ -12,7 +12,9 @@
 //! would close round and how close each opponent is to its boundary
 //! ([`Planner::best_rectangle`]), the shortest way back to one's own
 //! trail ([`closing_path`]) and the one that takes the most land in safety
-//! ([`Planner::best_closing`]), how soon a pen-down opponent can close its loop
+//! ([`Planner::best_closing`]), bigger loops that go on from a trail
+//! ([`Planner::best_extension`] round rectangles, [`Planner::best_free_way`]
+//! of any shape), how soon a pen-down opponent can close its loop
 //! ([`Planner::cut_target`]) and where its trail is nearest
 //! ([`Planner::nearest_trail_vertex`]).
 //!
@@ -398,7 +400,10 @@ pub struct Params {
     pub extend_suffix: bool,
     /// With [`Params::extend`]: also ways back to the trail of any shape
     /// ([`Planner::best_free_way`]), safe in the same sense, where they take
-    /// more than the plan or the best rectangle.
+    /// more than the plan or the best rectangle, both while the plan goes
+    /// on and when it must be given up. The vertices no opponent can reach
+    /// in time lie within diamonds round the opponents' reach, which a
+    /// staircase follows more closely than a rectangle.
     pub extend_free: bool,
 }
 
@@ -427,7 +432,7 @@ impl Params {
         idle_territory: true,
         extend: true,
         extend_suffix: true,
-        extend_free: false,
+        extend_free: true,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -2183,6 +2188,39 @@ mod tests {
         // A way round the whole triangle is no safer than the rectangle:
         // with the plan as the base, nothing takes less.
         assert!(planner.best_free_way(&mut st.clone(), w).is_none());
+    }
+
+    #[test]
+    fn the_pilot_draws_the_staircase_when_no_rectangle_takes_as_much() {
+        let mut st = State::with_dead(
+            [(0, 0), (10, 10), (0, 10), (10, 0)],
+            [false, false, true, true],
+        );
+        draw(&mut st, 0, &[(Dir::Right, 3)]);
+        let mut pilot = Pilot::new(Params::STRONG);
+        let (go, _) = pilot.command(&st, 0);
+        assert_eq!(go, Command::new(Dir::Right, Pen::Keep));
+        let plan = pilot.plan().to_vec();
+        // The plan is the trail, then the way back to (0, 0).
+        assert_eq!(plan[..4], *st.trail(0));
+        assert_eq!(plan.last(), Some(&super::super::vertex(0, 0)));
+        let way = &plan[3..];
+        assert_eq!(
+            gain_of(&Planner::new(&st, 0, Params::STRONG), &st, way),
+            10 * 15 * 15
+        );
+        // Without the ways of any shape, the best rectangle.
+        let rectangles_only = Params {
+            extend_free: false,
+            ..Params::STRONG
+        };
+        let mut pilot = Pilot::new(rectangles_only);
+        pilot.command(&st, 0);
+        let way = &pilot.plan()[3..];
+        assert_eq!(
+            gain_of(&Planner::new(&st, 0, rectangles_only), &st, way),
+            10 * 12 * 12
+        );
     }
 
     /// What player 0 (the planner's player) gains by walking `path` with
