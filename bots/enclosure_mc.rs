@@ -61,15 +61,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    // Experiment knob: ENC_SAFE=x sets Params::safe_share.
-    let safe_share = std::env::var("ENC_SAFE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(Params::STRONG.safe_share);
-    let mut pilot = Pilot::new(Params {
-        safe_share,
-        ..Params::STRONG
-    });
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

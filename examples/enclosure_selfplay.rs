@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        safe_share: 0.8,
+        extend_free: false,
         ..Params::STRONG
     }
 }

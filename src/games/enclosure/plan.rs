@@ -405,11 +405,6 @@ pub struct Params {
     /// in time lie within diamonds round the opponents' reach, which a
     /// staircase follows more closely than a rectangle.
     pub extend_free: bool,
-    /// With [`Params::extend_free`]: while the plan goes on and some
-    /// opponent could reach it before it closes, give it up for a way no
-    /// opponent can reach in time that takes at least this share of its
-    /// `ΣS²`. `1.0` only for one that takes more.
-    pub safe_share: f64,
 }
 
 impl Params {
@@ -438,7 +433,6 @@ impl Params {
         extend: true,
         extend_suffix: true,
         extend_free: true,
-        safe_share: 1.0,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -466,7 +460,6 @@ impl Params {
         extend: false,
         extend_suffix: false,
         extend_free: false,
-        safe_share: 1.0,
     };
 }
 
@@ -1254,12 +1247,6 @@ impl<'a> Planner<'a> {
     /// way takes more than closing by `plan` (a way from `me`'s vertex to
     /// its trail). `sim` is given back as it was.
     pub fn best_free_way(&self, sim: &mut State, plan: &[u8]) -> Option<Path> {
-        self.free_way_taking(sim, plan, 1.0)
-    }
-
-    /// [`Planner::best_free_way`], with the bar set at `share` of the gain
-    /// of closing by `plan` (ways that take at least that much count).
-    fn free_way_taking(&self, sim: &mut State, plan: &[u8], share: f64) -> Option<Path> {
         let st = self.st;
         let me = self.me;
         let pl = st.player(me);
@@ -1305,13 +1292,7 @@ impl<'a> Planner<'a> {
             }
         }
         let before = st.score(me);
-        let plan_gain = self.closing_gain(sim, plan) - before;
-        let mut best_gain = if share < 1.0 {
-            // Ways that take at least `share` of it: beat the bar less one.
-            (f64::from(plan_gain) * share).ceil() as i32 - 1
-        } else {
-            plan_gain
-        };
+        let mut best_gain = self.closing_gain(sim, plan) - before;
         let mut best: Option<(i32, Path)> = None;
         let here = pl.vertex();
         let reverse = (pl.last_dir() != Dir::Stay).then(|| pl.last_dir().opposite());
@@ -1556,12 +1537,7 @@ impl Pilot {
                     let mut way = planner.best_extension(&mut sim, rest);
                     if self.params.extend_free {
                         let base = way.as_ref().map_or(rest, |w| w.vertices());
-                        let share = if threat >= remaining || way.is_some() {
-                            1.0
-                        } else {
-                            self.params.safe_share
-                        };
-                        if let Some(free) = planner.free_way_taking(&mut sim, base, share) {
+                        if let Some(free) = planner.best_free_way(&mut sim, base) {
                             way = Some(free);
                         }
                     }
