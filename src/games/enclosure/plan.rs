@@ -558,6 +558,37 @@ fn rectangle_ways(sub: &[u8], max_rest: i32, mut f: impl FnMut(&Path, i32)) {
     }
 }
 
+/// Moves from every vertex to the nearest vertex of `targets` over edges
+/// interior to no region (as a pen-down player walks), onto no `blocked`
+/// vertex; [`FAR`] where none can be reached.
+fn distances_to(st: &State, targets: &[u8], blocked: u128) -> DistMap {
+    let mut dist = [FAR; VERTICES];
+    let mut queue = [0u8; VERTICES];
+    let (mut head, mut tail) = (0, 0);
+    for &v in targets {
+        if dist[usize::from(v)] == FAR {
+            dist[usize::from(v)] = 0;
+            queue[tail] = v;
+            tail += 1;
+        }
+    }
+    while head < tail {
+        let v = queue[head];
+        head += 1;
+        for (_, n) in neighbours(v) {
+            if dist[usize::from(n)] == FAR
+                && st.interior_owner(v, n).is_none()
+                && blocked & (1u128 << n) == 0
+            {
+                dist[usize::from(n)] = dist[usize::from(v)] + 1;
+                queue[tail] = n;
+                tail += 1;
+            }
+        }
+    }
+    dist
+}
+
 /// The cells of a set, as bits `j * CELL_SIDE + i`.
 type CellSet = u128;
 
@@ -1266,31 +1297,8 @@ impl<'a> Planner<'a> {
         for (v, t) in threat.iter_mut().enumerate() {
             *t = self.loop_threat(&[v as u8]);
         }
-        // Moves from each vertex to the nearest trail vertex, pen down.
-        let mut back = [FAR; VERTICES];
-        let mut queue = [0u8; VERTICES];
-        let (mut head, mut tail) = (0, 0);
-        for &v in trail {
-            if back[usize::from(v)] == FAR {
-                back[usize::from(v)] = 0;
-                queue[tail] = v;
-                tail += 1;
-            }
-        }
-        while head < tail {
-            let v = queue[head];
-            head += 1;
-            for (_, n) in neighbours(v) {
-                if back[usize::from(n)] == FAR
-                    && st.interior_owner(v, n).is_none()
-                    && traps & (1u128 << n) == 0
-                {
-                    back[usize::from(n)] = back[usize::from(v)] + 1;
-                    queue[tail] = n;
-                    tail += 1;
-                }
-            }
-        }
+        // Moves from each vertex back to the trail, pen down.
+        let back = distances_to(st, trail, traps);
         let before = st.score(me);
         let mut best_gain = self.closing_gain(sim, plan) - before;
         let mut best: Option<(i32, Path)> = None;
