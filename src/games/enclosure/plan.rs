@@ -589,6 +589,11 @@ fn distances_to(st: &State, targets: &[u8], blocked: u128) -> DistMap {
     dist
 }
 
+/// The turns still to be played in `st`.
+fn turns_left(st: &State) -> i32 {
+    i32::try_from(MAX_TURNS.saturating_sub(st.turn())).unwrap_or(0)
+}
+
 /// The cells of a set, as bits `j * CELL_SIDE + i`.
 type CellSet = u128;
 
@@ -901,7 +906,7 @@ impl<'a> Planner<'a> {
         let st = self.st;
         let me = self.me;
         let mine = &self.dist[me];
-        let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
+        let left = turns_left(st);
         let mut cands: Vec<(f64, Rect)> = Vec::new();
         let mut per = Path::default();
         let trap_vertices = st.trap_set();
@@ -1232,7 +1237,7 @@ impl<'a> Planner<'a> {
         if trail.len() < 2 || st.player(me).state() != PenState::Down {
             return None;
         }
-        let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
+        let left = turns_left(st);
         let trap_vertices = st.trap_set();
         let near_trail = self.loop_threat(trail);
         let before = st.score(me);
@@ -1285,7 +1290,7 @@ impl<'a> Planner<'a> {
         if trail.len() < 2 || pl.state() != PenState::Down {
             return None;
         }
-        let left = i32::try_from(MAX_TURNS - st.turn().min(MAX_TURNS)).unwrap_or(0);
+        let left = turns_left(st);
         let max_rest = left.min(i32::from(self.loop_threat(trail)));
         if max_rest < 1 {
             return None;
@@ -2136,10 +2141,7 @@ mod tests {
         let v = |x, y| super::super::vertex(x, y);
         // A staircase (0, 0) → (2, 0) → (2, 2) → (4, 2) lies on no
         // rectangle's border; its part from (2, 0) on does: (2, 0)-(x, 2).
-        let mut st = State::with_dead(
-            [(0, 0), (10, 10), (0, 10), (10, 0)],
-            [false, false, true, true],
-        );
+        let mut st = duel_after(0);
         draw(
             &mut st,
             0,
@@ -2170,10 +2172,7 @@ mod tests {
         // Trail (0, 0) → (3, 0), the opponent at (10, 10): the vertices an
         // opponent cannot reach in time form a triangle round (0, 0), which
         // a staircase fills better than a rectangle.
-        let mut st = State::with_dead(
-            [(0, 0), (10, 10), (0, 10), (10, 0)],
-            [false, false, true, true],
-        );
+        let mut st = duel_after(0);
         draw(&mut st, 0, &[(Dir::Right, 3)]);
         let shortest = closing_path(&st, 0).expect("a way to close");
         let planner = Planner::new(&st, 0, Params::STRONG);
@@ -2200,10 +2199,7 @@ mod tests {
 
     #[test]
     fn the_pilot_draws_the_staircase_when_no_rectangle_takes_as_much() {
-        let mut st = State::with_dead(
-            [(0, 0), (10, 10), (0, 10), (10, 0)],
-            [false, false, true, true],
-        );
+        let mut st = duel_after(0);
         draw(&mut st, 0, &[(Dir::Right, 3)]);
         let mut pilot = Pilot::new(Params::STRONG);
         let (go, _) = pilot.command(&st, 0);
