@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        extend_free: false,
+        free_start: true,
         ..Params::STRONG
     }
 }
