@@ -61,12 +61,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    // Experiment knob: ENC_FSTART=1 turns on Params::free_start.
-    let free_start = std::env::var("ENC_FSTART").is_ok_and(|v| v == "1");
-    let mut pilot = Pilot::new(Params {
-        free_start,
-        ..Params::STRONG
-    });
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {

@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        free_start: true,
+        extend_free: false,
         ..Params::STRONG
     }
 }

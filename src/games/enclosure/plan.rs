@@ -405,11 +405,6 @@ pub struct Params {
     /// in time lie within diamonds round the opponents' reach, which a
     /// staircase follows more closely than a rectangle.
     pub extend_free: bool,
-    /// Pen up, also loops of any shape that start at `me`'s vertex
-    /// ([`Planner::best_free_start`]), safe as [`Params::extend_free`]'s
-    /// ways; one is started when it takes more than the best rectangle is
-    /// worth after its walk discount and risk weight.
-    pub free_start: bool,
 }
 
 impl Params {
@@ -438,7 +433,6 @@ impl Params {
         extend: true,
         extend_suffix: true,
         extend_free: true,
-        free_start: false,
     };
     /// A careful planner that never cuts: only loops no opponent can reach
     /// in time.
@@ -466,7 +460,6 @@ impl Params {
         extend: false,
         extend_suffix: false,
         extend_free: false,
-        free_start: false,
     };
 }
 
@@ -493,9 +486,6 @@ pub struct Rect {
     pub gain: u32,
     /// The loop's vertices from `entry` round to `entry` again.
     pub loop_path: Path,
-    /// What [`Planner::best_rectangle`] ranked it by: its gain discounted
-    /// for the walk and weighed by the risk.
-    pub score: f64,
 }
 
 /// The distance maps of one position, and the plans built on them.
@@ -509,9 +499,6 @@ pub struct Planner<'a> {
     reckless: bool,
     /// Opponents left out of the risk weight ([`Params::calm_after`]).
     calm: [bool; PLAYERS],
-    /// Moves the opponents make before the position (one, for a plan
-    /// looked at after a move `me` has yet to make).
-    lag: u8,
 }
 
 /// The boundary of rectangle `(x0, y0)-(x1, y1)` clockwise from its top-left
@@ -823,7 +810,6 @@ impl<'a> Planner<'a> {
             params,
             reckless,
             calm: [false; PLAYERS],
-            lag: 0,
         }
     }
 
@@ -1013,7 +999,6 @@ impl<'a> Planner<'a> {
                         walk,
                         gain,
                         loop_path,
-                        score,
                     },
                 ));
             }
@@ -1306,14 +1291,7 @@ impl<'a> Planner<'a> {
             return None;
         }
         let left = turns_left(st);
-        let lagged = |t: u8| {
-            if t == FAR {
-                FAR
-            } else {
-                t.saturating_sub(self.lag)
-            }
-        };
-        let max_rest = left.min(i32::from(lagged(self.loop_threat(trail))));
+        let max_rest = left.min(i32::from(self.loop_threat(trail)));
         if max_rest < 1 {
             return None;
         }
@@ -1322,7 +1300,7 @@ impl<'a> Planner<'a> {
         // The nearest any live opponent gets to each vertex.
         let mut threat = [FAR; VERTICES];
         for (v, t) in threat.iter_mut().enumerate() {
-            *t = lagged(self.loop_threat(&[v as u8]));
+            *t = self.loop_threat(&[v as u8]);
         }
         // Moves from each vertex back to the trail, pen down.
         let back = distances_to(st, trail, traps);
@@ -1382,59 +1360,6 @@ impl<'a> Planner<'a> {
             on_way |= 1u128 << n;
         }
         best.map(|(_, w)| w)
-    }
-
-    /// Pen up: the loop of any shape from `me`'s vertex (pen down on it)
-    /// that takes the most `ΣS²` with every vertex no nearer to any live
-    /// opponent than the moves until it closes ([`Params::free_start`]):
-    /// [`Planner::best_free_way`] after each first move. Returns the `ΣS²`
-    /// it takes and the loop from `me`'s vertex; `None` when no loop takes anything.
-    pub fn best_free_start(&self) -> Option<(u32, Path)> {
-        let st = self.st;
-        let me = self.me;
-        let pl = st.player(me);
-        if pl.state() != PenState::Up || pl.stuck() > 0 {
-            return None;
-        }
-        let here = pl.vertex();
-        let traps = st.trap_set();
-        let before = st.score(me);
-        let mut best: Option<(u32, Path)> = None;
-        for (d, n) in neighbours(here) {
-            let go = Command::new(d, Pen::Down);
-            if traps & (1u128 << n) != 0
-                || st.interior_owner(here, n).is_some()
-                || st.kills_itself(me, go)
-            {
-                continue;
-            }
-            let mut moved = st.clone();
-            let mut joint = [Command::STAY; PLAYERS];
-            joint[me] = go;
-            moved.apply_unchecked(&joint);
-            if moved.player(me).state() != PenState::Down {
-                continue;
-            }
-            let mut after = Planner::new(&moved, me, self.params);
-            after.reckless = self.reckless;
-            after.lag = self.lag + 1;
-            let mut sim = moved.clone();
-            let Some(way) = after.best_free_way(&mut sim, &[n]) else {
-                continue;
-            };
-            // The score counts 10 a unit of `ΣS²`.
-            let gain = (after.closing_gain(&mut sim, way.vertices()) - before) / 10;
-            if gain <= 0 || best.as_ref().is_some_and(|(g, _)| gain as u32 <= *g) {
-                continue;
-            }
-            let mut loop_path = Path::default();
-            loop_path.push(here);
-            for &v in way.vertices() {
-                loop_path.push(v);
-            }
-            best = Some((gain as u32, loop_path));
-        }
-        best
     }
 
     /// `me`'s score after walking `path` (pen kept down) on `sim`, everybody
@@ -1737,22 +1662,7 @@ impl Pilot {
                 }
             }
         }
-        let rect = planner.best_rectangle();
-        if self.params.free_start {
-            if let Some((gain, path)) = planner.best_free_start() {
-                let late = turns_left(planner.st) <= LATE;
-                let worth = rect.as_ref().map_or(0.0, |r| {
-                    f64::from(r.gain) * self.params.walk_discount.powi(i32::from(r.walk))
-                });
-                if f64::from(gain) > worth && (gain >= self.params.min_gain || late) {
-                    let v = path.vertices();
-                    let c = command_to(v[0], v[1], Pen::Down);
-                    self.plan = path;
-                    return (c, Intent::Start);
-                }
-            }
-        }
-        let Some(r) = rect else {
+        let Some(r) = planner.best_rectangle() else {
             if let Some(p) = duel {
                 return (Self::shadow_step(planner, p), Intent::Hunt);
             }
@@ -2315,35 +2225,6 @@ mod tests {
             gain_of(&Planner::new(&st, 0, rectangles_only), &st, way),
             10 * 12 * 12
         );
-    }
-
-    #[test]
-    fn a_free_start_takes_the_biggest_loop_that_closes_before_an_opponent_arrives() {
-        // Pen up at (0, 0), the opponent at (10, 10): a loop of `L` moves is
-        // safe when every vertex is at least `L` from (10, 10), that is
-        // `x + y <= 20 - L`. The best is 11 cells within 14 moves (a 4 by 3
-        // rectangle without its far corner).
-        let st = duel_after(0);
-        let planner = Planner::new(&st, 0, Params::STRONG);
-        let (gain, path) = planner.best_free_start().expect("a loop");
-        assert_eq!(gain, 11 * 11);
-        let vs = path.vertices();
-        assert_eq!(vs.first(), vs.last());
-        let moves = vs.len() - 1;
-        assert_eq!(moves, 14);
-        for &v in vs {
-            assert!(manhattan(v, super::super::vertex(10, 10)) >= moves as i32);
-        }
-        // Drawn, it takes that land.
-        let mut sim = st.clone();
-        let mut joint = [Command::STAY; PLAYERS];
-        joint[0] = command_to(vs[0], vs[1], Pen::Down);
-        sim.apply_unchecked(&joint);
-        assert_eq!(gain_of(&planner, &sim, &vs[1..]), 10 * 11 * 11);
-        // With the pen down there is no start.
-        assert!(Planner::new(&sim, 0, Params::STRONG)
-            .best_free_start()
-            .is_none());
     }
 
     /// What player 0 (the planner's player) gains by walking `path` with
