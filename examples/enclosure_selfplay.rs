@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        extend_free: false,
+        min_gain: 4,
         ..Params::STRONG
     }
 }
