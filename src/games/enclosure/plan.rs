@@ -796,12 +796,11 @@ impl<'a> Planner<'a> {
                 distance_map(st, p, &mut dist[p], &mut parent[p]);
             }
         }
-        let left = MAX_TURNS.saturating_sub(st.turn());
         let live = (0..PLAYERS)
             .filter(|&p| p != me && st.player(p).is_alive())
             .count();
-        let reckless =
-            left <= u32::from(params.late_risk) && live >= usize::from(params.late_risk_opponents);
+        let reckless = turns_left(st) <= i32::from(params.late_risk)
+            && live >= usize::from(params.late_risk_opponents);
         Planner {
             st,
             me,
