@@ -18,7 +18,7 @@
 //! loop longer than the nearest opponent's distance to it weighed down by how
 //! much longer (an opponent could reach it before it closes; an opponent that
 //! has not stepped nearer for three turns in a row does not count), with no loop
-//! worth less than four cells in one region before the last 25 turns (with
+//! worth less than six cells in one region before the last 25 turns (with
 //! none to draw it steps to where it reaches first the most vertices next
 //! to unowned land, or with
 //! one opponent left walking to within a move of it, ready to cut any trail

@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        min_gain: 4,
+        min_gain: 16,
         ..Params::STRONG
     }
 }

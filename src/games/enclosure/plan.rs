@@ -315,8 +315,8 @@ pub struct Params {
     /// opponents that rush the trail from the start.
     pub approach: f64,
     /// Loops taking less `ΣS²` than this are not drawn before the last
-    /// [`LATE`] turns, so as to wait for room for a bigger one (16 in
-    /// [`Params::STRONG`]: nothing less than four cells in one region).
+    /// [`LATE`] turns, so as to wait for room for a bigger one (36 in
+    /// [`Params::STRONG`]: nothing less than six cells in one region).
     pub min_gain: u32,
     /// With no loop to draw, step away from the nearest opponent (else
     /// stay); [`Params::idle_territory`] takes precedence.
@@ -415,7 +415,7 @@ impl Params {
         bail_slack: 0,
         walk_discount: 0.9,
         approach: 0.0,
-        min_gain: 16,
+        min_gain: 36,
         idle_moves: true,
         cut_reach: 8,
         duel_hunt: true,
