@@ -18,7 +18,8 @@
 //! loop longer than the nearest opponent's distance to it weighed down by how
 //! much longer (an opponent could reach it before it closes; an opponent that
 //! has not stepped nearer for three turns in a row does not count), with no loop
-//! worth less than six cells in one region before the last 25 turns (with
+//! worth less than eight cells in one region in the first 40 turns, nor less
+//! than six before the last 25 turns (with
 //! none to draw it steps to where it reaches first the most vertices next
 //! to unowned land, or with
 //! one opponent left walking to within a move of it, ready to cut any trail

@@ -25,7 +25,7 @@ use botzone::rng::Rng;
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
     Params {
-        min_gain: 16,
+        early_gain: Params::STRONG.min_gain,
         ..Params::STRONG
     }
 }

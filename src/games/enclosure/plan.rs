@@ -315,9 +315,20 @@ pub struct Params {
     /// opponents that rush the trail from the start.
     pub approach: f64,
     /// Loops taking less `ΣS²` than this are not drawn before the last
-    /// [`LATE`] turns, so as to wait for room for a bigger one (36 in
-    /// [`Params::STRONG`]: nothing less than six cells in one region).
+    /// [`LATE`] turns (nor, in the first turns, less than
+    /// [`Params::early_gain`]), so as to wait for room for a bigger one (36
+    /// in [`Params::STRONG`]: nothing less than six cells in one region).
     pub min_gain: u32,
+    /// While more than [`Params::early_left`] turns are left, loops taking
+    /// less `ΣS²` than this are not drawn ([`Params::min_gain`] after
+    /// that): early, the board is open and a first region can be big,
+    /// and every later loop that borders it adds to it (64 in
+    /// [`Params::STRONG`]: nothing less than eight cells in one region in
+    /// the first 40 turns).
+    pub early_gain: u32,
+    /// The turns left above which [`Params::early_gain`] holds (`100` or
+    /// more: never).
+    pub early_left: u8,
     /// With no loop to draw, step away from the nearest opponent (else
     /// stay); [`Params::idle_territory`] takes precedence.
     pub idle_moves: bool,
@@ -416,6 +427,8 @@ impl Params {
         walk_discount: 0.9,
         approach: 0.0,
         min_gain: 36,
+        early_gain: 64,
+        early_left: 60,
         idle_moves: true,
         cut_reach: 8,
         duel_hunt: true,
@@ -443,6 +456,8 @@ impl Params {
         walk_discount: 0.9,
         approach: 1.0,
         min_gain: 1,
+        early_gain: 1,
+        early_left: 100,
         idle_moves: false,
         cut_reach: 0,
         duel_hunt: false,
@@ -463,7 +478,8 @@ impl Params {
     };
 }
 
-/// The last turns, when any loop is worth drawing ([`Params::min_gain`]).
+/// The last turns, when any loop is worth drawing ([`Params::min_gain`],
+/// [`Params::early_gain`]).
 pub const LATE: i32 = 25;
 
 /// The most candidate loops [`Planner::best_rectangle`] plays out.
@@ -906,6 +922,14 @@ impl<'a> Planner<'a> {
         let me = self.me;
         let mine = &self.dist[me];
         let left = turns_left(st);
+        // The least ΣS² of a loop that kills nobody.
+        let floor = if left <= LATE {
+            0
+        } else if left > i32::from(self.params.early_left) {
+            self.params.early_gain
+        } else {
+            self.params.min_gain
+        };
         let mut cands: Vec<(f64, Rect)> = Vec::new();
         let mut per = Path::default();
         let trap_vertices = st.trap_set();
@@ -965,7 +989,7 @@ impl<'a> Planner<'a> {
                 n if n as usize == live => all_land,
                 n => n * self.params.kill_value,
             };
-            if gain + kill == 0 || (kill == 0 && gain < self.params.min_gain && left > LATE) {
+            if gain + kill == 0 || (kill == 0 && gain < floor) {
                 return;
             }
             let mut score = f64::from(gain + kill)
@@ -2261,6 +2285,33 @@ mod tests {
             [false, false, opponents < 2, opponents < 3],
             turns,
         )
+    }
+
+    #[test]
+    fn the_first_forty_turns_draw_no_loop_under_eight_cells() {
+        // Player 0 at (0, 0), an opponent at (2, 4): the square of six by
+        // six cells at hand (ΣS² 36) is the best loop worth 36 or more, and
+        // a bigger one is safe only farther away.
+        let best = |turns: u32, params: Params| {
+            let st = after_stays([(0, 0), (2, 4), (10, 10), (10, 0)], [false; PLAYERS], turns);
+            Planner::new(&st, 0, params)
+                .best_rectangle()
+                .map_or(0, |r| r.gain)
+        };
+        let no_early = Params {
+            early_gain: Params::STRONG.min_gain,
+            ..Params::STRONG
+        };
+        for turns in [0, 39] {
+            assert_eq!(best(turns, no_early), 36, "turn {turns}");
+            let early = best(turns, Params::STRONG);
+            assert!(early >= 64, "turn {turns}: {early}");
+        }
+        // With 60 turns left or fewer, the smallest loop is six cells again.
+        assert_eq!(MAX_TURNS - 40, u32::from(Params::STRONG.early_left));
+        for turns in [40, 70] {
+            assert_eq!(best(turns, Params::STRONG), 36, "turn {turns}");
+        }
     }
 
     #[test]
