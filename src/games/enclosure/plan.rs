@@ -315,9 +315,9 @@ pub struct Params {
     /// opponents that rush the trail from the start.
     pub approach: f64,
     /// Loops taking less `ΣS²` than this are not drawn before the last
-    /// [`LATE`] turns (nor, in the first turns, less than
-    /// [`Params::early_gain`]), so as to wait for room for a bigger one (36
-    /// in [`Params::STRONG`]: nothing less than six cells in one region).
+    /// [`LATE`] turns (in the first turns, [`Params::early_gain`] holds
+    /// instead), so as to wait for room for a bigger one (36 in
+    /// [`Params::STRONG`]: nothing less than six cells in one region).
     pub min_gain: u32,
     /// While more than [`Params::early_left`] turns are left, loops taking
     /// less `ΣS²` than this are not drawn ([`Params::min_gain`] after
@@ -2289,9 +2289,9 @@ mod tests {
 
     #[test]
     fn the_first_forty_turns_draw_no_loop_under_eight_cells() {
-        // Player 0 at (0, 0), an opponent at (2, 4): the square of six by
-        // six cells at hand (ΣS² 36) is the best loop worth 36 or more, and
-        // a bigger one is safe only farther away.
+        // Player 0 at (0, 0), an opponent at (2, 4): a loop of six cells at
+        // hand (ΣS² 36) is the best one worth 36 or more, and a bigger one
+        // is safe only farther away.
         let best = |turns: u32, params: Params| {
             let st = after_stays([(0, 0), (2, 4), (10, 10), (10, 0)], [false; PLAYERS], turns);
             Planner::new(&st, 0, params)
