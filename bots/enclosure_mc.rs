@@ -62,7 +62,7 @@ fn main() -> ExitCode {
     let stdin = io::stdin();
     let mut reader = TokenReader::new(stdin.lock());
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut pilot = Pilot::new(env_params());
+    let mut pilot = Pilot::new(Params::STRONG);
     let mut me: Option<usize> = None;
     let mut tracker: Option<Tracker> = None;
     loop {
@@ -152,25 +152,4 @@ fn turn(
 fn start(m: usize) -> (u8, u8) {
     const CORNERS: [(u8, u8); PLAYERS] = [(0, 0), (10, 0), (10, 10), (0, 10)];
     CORNERS[m % PLAYERS]
-}
-
-fn env_params() -> Params {
-    let v = std::env::var("ENC_PARAMS").unwrap_or_default();
-    let mut p = Params::STRONG;
-    for kv in v.split(',').filter(|s| !s.is_empty()) {
-        let (k, x) = kv.split_once('=').unwrap();
-        match k {
-            "eg" => p.early_gain = x.parse().unwrap(),
-            "el" => p.early_left = x.parse().unwrap(),
-            "mg" => p.min_gain = x.parse().unwrap(),
-            "tau" => p.risk_tau = x.parse().unwrap(),
-            "calm" => p.calm_after = x.parse().unwrap(),
-            "cut" => p.cut_reach = x.parse().unwrap(),
-            "kill" => p.kill_value = x.parse().unwrap(),
-            "lr" => p.late_risk = x.parse().unwrap(),
-            "wd" => p.walk_discount = x.parse().unwrap(),
-            _ => panic!("{k}"),
-        }
-    }
-    p
 }

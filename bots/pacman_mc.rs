@@ -126,9 +126,6 @@ impl PacmanMc {
             .map(|p| format!("{:.2}", self.types.policy_probability(p)))
             .collect();
         let mut best = result.best;
-        if let Some(margin) = eat_margin() {
-            best = avoid_eaters(game, me, &result, margin);
-        }
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
         }
@@ -259,74 +256,4 @@ impl Bot for PacmanMc {
 
 fn main() -> ExitCode {
     protocol::run(&mut PacmanMc::new())
-}
-
-fn eat_margin() -> Option<f64> {
-    std::env::var("PACMAN_EAT").ok()?.parse().ok()
-}
-
-/// Whether a stronger live player can step onto `me` this turn after `me`
-/// plays `a` (everybody else staying): `me` ends the turn dead on that
-/// player's cell.
-fn eat_exposed(game: &mut Pacman2, me: usize, a: Action) -> bool {
-    let s = game.player(me).strength;
-    for q in 0..PLAYERS {
-        if q == me || !game.is_alive(q) || game.player(q).strength <= s {
-            continue;
-        }
-        for b in Action::ALL {
-            if b.is_shot() || !game.is_valid(q, b) {
-                continue;
-            }
-            let mut joint = [Action::Stay; PLAYERS];
-            joint[me] = a;
-            joint[q] = b;
-            game.apply_unchecked(&joint);
-            let (pm, pq) = (game.player(me), game.player(q));
-            let eaten = pm.dead && !pq.dead && (pm.row, pm.col) == (pq.row, pq.col);
-            game.undo();
-            if eaten {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-/// The search's answer, unless a stronger player can step onto the bot
-/// after it: then the most tried action after which none can, among those
-/// whose mean is within `margin` of the answer's (the answer when there is
-/// none).
-fn avoid_eaters(
-    game: &mut Pacman2,
-    me: usize,
-    result: &botzone::search::flat_mc::SearchResult<Action>,
-    margin: f64,
-) -> Action {
-    let best = result.best;
-    if !eat_exposed(game, me, best) {
-        return best;
-    }
-    let floor = result.best_mean() - margin;
-    let mut pick: Option<(u64, Action)> = None;
-    for arm in &result.arms {
-        if arm.visits == 0 || arm.mean() < floor || !game.is_valid(me, arm.action) {
-            continue;
-        }
-        if eat_exposed(game, me, arm.action) {
-            continue;
-        }
-        if pick.map_or(true, |(v, _)| arm.visits > v) {
-            pick = Some((arm.visits, arm.action));
-        }
-    }
-    if let Some((_, a)) = pick {
-        eprintln!(
-            "pacman_mc: turn {}: {} instead of {} (a stronger player could step onto it)",
-            game.turn(),
-            a.code(),
-            best.code()
-        );
-    }
-    pick.map_or(best, |(_, a)| a)
 }
