@@ -150,6 +150,16 @@ fn turn(
 /// The start vertex of player `m`: corner `m` (clockwise from the top
 /// left), so that four copies spread out.
 fn start(m: usize) -> (u8, u8) {
-    const CORNERS: [(u8, u8); PLAYERS] = [(0, 0), (10, 0), (10, 10), (0, 10)];
-    CORNERS[m % PLAYERS]
+    // experiment: ENC_START=x,y, the start relative to corner m (rotated clockwise)
+    let (mut x, mut y) = std::env::var("ENC_START")
+        .ok()
+        .and_then(|v| {
+            let (a, b) = v.split_once(',')?;
+            Some((a.parse::<u8>().ok()?, b.parse::<u8>().ok()?))
+        })
+        .unwrap_or((0, 0));
+    for _ in 0..m % PLAYERS {
+        (x, y) = (10 - y, x);
+    }
+    (x, y)
 }
