@@ -152,7 +152,7 @@ fn turn(
 /// (clockwise from the top left) along the diagonal, so that four copies
 /// spread out. Away from the border the first loops can be drawn on every
 /// side, away from whoever starts near: beside three copies of this planner
-/// started on random vertices, a seat started there scored 45% more than one
+/// started on random vertices, a seat started there scored 43% more than one
 /// started in the corner (docs/strength.md).
 fn start(m: usize) -> (u8, u8) {
     const STARTS: [(u8, u8); PLAYERS] = [(3, 3), (7, 3), (7, 7), (3, 7)];

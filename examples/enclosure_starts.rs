@@ -1,0 +1,124 @@
+//! Enclosure start vertices, paired: in every game one seat (the game number
+//! mod 4) starts on each candidate vertex in turn, beside three [`Pilot`]s
+//! (the planner of `enclosure_mc`, all on [`Params::STRONG`]) started on
+//! random vertices, the same three for every candidate. The candidate is
+//! turned by a random quarter turn per game (the board is square, so a
+//! corner stays a corner). It prints one JSON line per game (`random`: the
+//! four vertices drawn, the seat's own replaced by each candidate; `scores`:
+//! the seat's score with each candidate) and, on stderr,
+//! each candidate's mean score and its paired difference from the first
+//! candidate, with 95% intervals.
+//!
+//! A start is chosen blind (a bot answers `[START] m` before it sees anybody
+//! else), so random vertices stand for opponents of any design.
+//!
+//! ```text
+//! cargo run --release --example enclosure_starts -- 200 6000 0,0 3,3 5,5 > starts.jsonl
+//! ```
+//!
+//! Arguments: the number of games, the first game's seed, then the
+//! candidates as `x,y` (`0..=10` each; the first is the reference).
+
+use botzone::games::enclosure::plan::{Params, Pilot};
+use botzone::games::enclosure::{Command, State, CELL_SIDE, PLAYERS};
+use botzone::rng::Rng;
+
+/// Plays one game to its end with every seat on [`Params::STRONG`]; every
+/// player's score.
+fn play(starts: [(i32, i32); PLAYERS]) -> [i32; PLAYERS] {
+    let mut st = State::new(starts);
+    let mut pilots = [Params::STRONG; PLAYERS].map(Pilot::new);
+    while !st.is_over() {
+        let mut joint = [Command::STAY; PLAYERS];
+        for (p, pilot) in pilots.iter_mut().enumerate() {
+            if st.player(p).is_alive() {
+                joint[p] = pilot.command(&st, p).0;
+            }
+        }
+        st.apply_unchecked(&joint);
+    }
+    st.scores_i32()
+}
+
+fn mean_and_half_width(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+fn fail(message: String) -> ! {
+    eprintln!("enclosure_starts: {message}");
+    std::process::exit(2)
+}
+
+/// A candidate `x,y` with both coordinates on the board.
+fn parse_vertex(arg: &str) -> Option<(i32, i32)> {
+    let (x, y) = arg.split_once(',')?;
+    let (x, y): (i32, i32) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+    let side = CELL_SIDE as i32;
+    ((0..=side).contains(&x) && (0..=side).contains(&y)).then_some((x, y))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 3 {
+        fail("usage: enclosure_starts GAMES SEED X,Y [X,Y ...]".into());
+    }
+    let games: u64 = args[0]
+        .parse()
+        .unwrap_or_else(|_| fail(format!("games: expected a number, found {:?}", args[0])));
+    let seed: u64 = args[1]
+        .parse()
+        .unwrap_or_else(|_| fail(format!("seed: expected a number, found {:?}", args[1])));
+    let candidates: Vec<(i32, i32)> = args[2..]
+        .iter()
+        .map(|a| {
+            parse_vertex(a).unwrap_or_else(|| {
+                fail(format!(
+                    "expected a vertex x,y with 0 <= x, y <= 10, found {a:?}"
+                ))
+            })
+        })
+        .collect();
+    let side = CELL_SIDE as i32;
+    let mut scores = vec![Vec::new(); candidates.len()];
+    for g in 0..games {
+        let mut rng = Rng::new(seed + g);
+        let seat = (g % PLAYERS as u64) as usize;
+        let others = [(); PLAYERS].map(|_| (rng.below(11) as i32, rng.below(11) as i32));
+        let turns = rng.below(4);
+        let mut line = Vec::new();
+        for (c, &(mut x, mut y)) in candidates.iter().enumerate() {
+            for _ in 0..turns {
+                (x, y) = (side - y, x);
+            }
+            let mut starts = others;
+            starts[seat] = (x, y);
+            let score = play(starts)[seat];
+            scores[c].push(f64::from(score));
+            line.push(score);
+        }
+        println!(
+            "{{\"seed\":{},\"seat\":{seat},\"random\":{:?},\"scores\":{line:?}}}",
+            seed + g,
+            others.map(|(x, y)| [x, y])
+        );
+    }
+    if games == 0 {
+        return;
+    }
+    for (c, &(x, y)) in candidates.iter().enumerate() {
+        let (m, mh) = mean_and_half_width(&scores[c]);
+        let diff: Vec<f64> = scores[c]
+            .iter()
+            .zip(&scores[0])
+            .map(|(a, b)| a - b)
+            .collect();
+        let (d, dh) = mean_and_half_width(&diff);
+        eprintln!(
+            "({x}, {y}): {m:.1} ± {mh:.1} a game over {games}; minus ({}, {}): {d:+.1} ± {dh:.1}",
+            candidates[0].0, candidates[0].1
+        );
+    }
+}
