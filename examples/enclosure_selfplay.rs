@@ -17,10 +17,15 @@
 //!
 //! Arguments: the number of games (default 200) and the first game's seed
 //! (default 1000).
+//!
+//! [`Pilot`]: botzone::games::enclosure::plan::Pilot
 
-use botzone::games::enclosure::plan::{Params, Pilot};
-use botzone::games::enclosure::{Command, State, PLAYERS};
+use botzone::games::enclosure::plan::Params;
+use botzone::games::enclosure::PLAYERS;
 use botzone::rng::Rng;
+
+mod enclosure_common;
+use enclosure_common::{mean_and_half_width, play};
 
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
@@ -28,29 +33,6 @@ fn variant() -> Params {
         early_gain: Params::STRONG.min_gain,
         ..Params::STRONG
     }
-}
-
-/// Plays one game to its end; every player's score.
-fn play(starts: [(i32, i32); PLAYERS], params: [Params; PLAYERS]) -> [i32; PLAYERS] {
-    let mut st = State::new(starts);
-    let mut pilots = params.map(Pilot::new);
-    while !st.is_over() {
-        let mut joint = [Command::STAY; PLAYERS];
-        for (p, pilot) in pilots.iter_mut().enumerate() {
-            if st.player(p).is_alive() {
-                joint[p] = pilot.command(&st, p).0;
-            }
-        }
-        st.apply_unchecked(&joint);
-    }
-    st.scores_i32()
-}
-
-fn mean_and_half_width(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, 1.96 * (var / n).sqrt())
 }
 
 fn main() {

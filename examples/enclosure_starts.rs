@@ -18,34 +18,15 @@
 //!
 //! Arguments: the number of games, the first game's seed, then the
 //! candidates as `x,y` (`0..=10` each; the first is the reference).
+//!
+//! [`Pilot`]: botzone::games::enclosure::plan::Pilot
 
-use botzone::games::enclosure::plan::{Params, Pilot};
-use botzone::games::enclosure::{Command, State, CELL_SIDE, PLAYERS};
+use botzone::games::enclosure::plan::Params;
+use botzone::games::enclosure::{CELL_SIDE, PLAYERS};
 use botzone::rng::Rng;
 
-/// Plays one game to its end with every seat on [`Params::STRONG`]; every
-/// player's score.
-fn play(starts: [(i32, i32); PLAYERS]) -> [i32; PLAYERS] {
-    let mut st = State::new(starts);
-    let mut pilots = [Params::STRONG; PLAYERS].map(Pilot::new);
-    while !st.is_over() {
-        let mut joint = [Command::STAY; PLAYERS];
-        for (p, pilot) in pilots.iter_mut().enumerate() {
-            if st.player(p).is_alive() {
-                joint[p] = pilot.command(&st, p).0;
-            }
-        }
-        st.apply_unchecked(&joint);
-    }
-    st.scores_i32()
-}
-
-fn mean_and_half_width(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, 1.96 * (var / n).sqrt())
-}
+mod enclosure_common;
+use enclosure_common::{mean_and_half_width, play};
 
 fn fail(message: String) -> ! {
     eprintln!("enclosure_starts: {message}");
@@ -95,7 +76,7 @@ fn main() {
             }
             let mut starts = others;
             starts[seat] = (x, y);
-            let score = play(starts)[seat];
+            let score = play(starts, [Params::STRONG; PLAYERS])[seat];
             scores[c].push(f64::from(score));
             line.push(score);
         }
