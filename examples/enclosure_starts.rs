@@ -28,6 +28,9 @@ use botzone::rng::Rng;
 mod enclosure_common;
 use enclosure_common::{mean_and_half_width, play};
 
+/// The largest vertex coordinate.
+const SIDE: i32 = CELL_SIDE as i32;
+
 fn fail(message: String) -> ! {
     eprintln!("enclosure_starts: {message}");
     std::process::exit(2)
@@ -37,8 +40,7 @@ fn fail(message: String) -> ! {
 fn parse_vertex(arg: &str) -> Option<(i32, i32)> {
     let (x, y) = arg.split_once(',')?;
     let (x, y): (i32, i32) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
-    let side = CELL_SIDE as i32;
-    ((0..=side).contains(&x) && (0..=side).contains(&y)).then_some((x, y))
+    ((0..=SIDE).contains(&x) && (0..=SIDE).contains(&y)).then_some((x, y))
 }
 
 fn main() {
@@ -57,24 +59,23 @@ fn main() {
         .map(|a| {
             parse_vertex(a).unwrap_or_else(|| {
                 fail(format!(
-                    "expected a vertex x,y with 0 <= x, y <= 10, found {a:?}"
+                    "expected a vertex x,y with 0 <= x, y <= {SIDE}, found {a:?}"
                 ))
             })
         })
         .collect();
-    let side = CELL_SIDE as i32;
     let mut scores = vec![Vec::new(); candidates.len()];
     for g in 0..games {
         let mut rng = Rng::new(seed + g);
         let seat = (g % PLAYERS as u64) as usize;
-        let others = [(); PLAYERS].map(|_| (rng.below(11) as i32, rng.below(11) as i32));
+        let random = [(); PLAYERS].map(|_| (rng.below(11) as i32, rng.below(11) as i32));
         let turns = rng.below(4);
         let mut line = Vec::new();
         for (c, &(mut x, mut y)) in candidates.iter().enumerate() {
             for _ in 0..turns {
-                (x, y) = (side - y, x);
+                (x, y) = (SIDE - y, x);
             }
-            let mut starts = others;
+            let mut starts = random;
             starts[seat] = (x, y);
             let score = play(starts, [Params::STRONG; PLAYERS])[seat];
             scores[c].push(f64::from(score));
@@ -83,7 +84,7 @@ fn main() {
         println!(
             "{{\"seed\":{},\"seat\":{seat},\"random\":{:?},\"scores\":{line:?}}}",
             seed + g,
-            others.map(|(x, y)| [x, y])
+            random.map(|(x, y)| [x, y])
         );
     }
     if games == 0 {
