@@ -808,18 +808,6 @@ impl<'a> Planner<'a> {
             // Only `me`'s walks are followed back (`parent`).
             if params.pen_down_reach && p != me && st.player(p).state() == PenState::Down {
                 pen_down_distance_map(st, p, &mut dist[p]);
-                // experiment: ENC_PD_DELAY=k, a pen-down opponent counted k moves farther
-                let k: u8 = std::env::var("ENC_PD_DELAY")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0);
-                if k > 0 {
-                    for d in dist[p].iter_mut() {
-                        if *d != FAR {
-                            *d = d.saturating_add(k).min(FAR - 1);
-                        }
-                    }
-                }
             } else {
                 distance_map(st, p, &mut dist[p], &mut parent[p]);
             }
