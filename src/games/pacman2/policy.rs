@@ -75,8 +75,6 @@ pub struct GreedyPolicy {
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
-    /// experiment: `PACMAN_LARGE_FIRST=1`
-    large_first: bool,
 }
 
 impl GreedyPolicy {
@@ -91,7 +89,6 @@ impl GreedyPolicy {
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
-            large_first: std::env::var("PACMAN_LARGE_FIRST").is_ok_and(|v| v == "1"),
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -267,14 +264,7 @@ impl GreedyPolicy {
         let small = game.small_fruit_cells();
         let large = game.large_fruit_cells();
         let free = (small | large) & !others;
-        // experiment: PACMAN_LARGE_FIRST=1 walks toward a large fruit the
-        // player reaches first before any small one
-        let large_first = self.large_first && large & !others != 0;
-        let (fruit, fruit_here) = match large_first
-            .then(|| self.reached_first(v, p, large & !others))
-            .flatten()
-            .or_else(|| self.reached_first(v, p, free))
-        {
+        let (fruit, fruit_here) = match self.reached_first(v, p, free) {
             Some(found) => found,
             None => (free, self.distance(me, free)),
         };
