@@ -25,7 +25,7 @@ use botzone::games::enclosure::PLAYERS;
 use botzone::rng::Rng;
 
 mod enclosure_common;
-use enclosure_common::{mean_and_half_width, play};
+use enclosure_common::{mean_and_half_width, play, random_starts};
 
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {
@@ -49,7 +49,7 @@ fn main() {
     let (mut strong, mut other, mut diff) = (Vec::new(), Vec::new(), Vec::new());
     for g in 0..games {
         let mut rng = Rng::new(seed + g);
-        let starts = [(); PLAYERS].map(|_| (rng.below(11) as i32, rng.below(11) as i32));
+        let starts = random_starts(&mut rng);
         let seat = (g % PLAYERS as u64) as usize;
         let mut params = [Params::STRONG; PLAYERS];
         let a = play(starts, params);

@@ -26,7 +26,7 @@ use botzone::games::enclosure::{CELL_SIDE, PLAYERS};
 use botzone::rng::Rng;
 
 mod enclosure_common;
-use enclosure_common::{mean_and_half_width, play};
+use enclosure_common::{mean_and_half_width, play, random_starts};
 
 /// The largest vertex coordinate.
 const SIDE: i32 = CELL_SIDE as i32;
@@ -68,7 +68,7 @@ fn main() {
     for g in 0..games {
         let mut rng = Rng::new(seed + g);
         let seat = (g % PLAYERS as u64) as usize;
-        let random = [(); PLAYERS].map(|_| (rng.below(11) as i32, rng.below(11) as i32));
+        let random = random_starts(&mut rng);
         let turns = rng.below(4);
         let mut line = Vec::new();
         for (c, &(mut x, mut y)) in candidates.iter().enumerate() {
