@@ -189,32 +189,11 @@ fn search(
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
         .react(std::env::var("PACMAN_REACT").is_ok_and(|v| v == "1"))
-        .watch(
-            std::env::var("PACMAN_WATCH")
-                .is_ok_and(|v| v == "1")
-                .then(|| nearest_opponent(game, me))
-                .flatten(),
-        )
         .evaluator(evaluate);
     for (p, &m) in mix.iter().enumerate() {
         mc = mc.policy_mix_of(p, m);
     }
     mc.search(game, me, deadline, rng, &mut policy)
-}
-
-/// The live opponent nearest to `me` (wrapped Manhattan distance; ties to
-/// the lower number).
-fn nearest_opponent(game: &Pacman2, me: usize) -> Option<usize> {
-    let (w, h) = (game.width(), game.height());
-    let at = game.player(me);
-    (0..PLAYERS)
-        .filter(|&p| p != me && game.is_active(p))
-        .min_by_key(|&p| {
-            let pl = game.player(p);
-            let dr = pl.row.abs_diff(at.row);
-            let dc = pl.col.abs_diff(at.col);
-            dr.min(h - dr) + dc.min(w - dc)
-        })
 }
 
 fn answer(action: Action, debug: String) -> Output {

@@ -216,7 +216,6 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     decoupled: Option<f64>,
     open_loop: u32,
     react: bool,
-    watch: Option<usize>,
     policy_mix: [f64; MIX_PLAYERS],
     candidates: F,
     evaluator: E,
@@ -233,7 +232,6 @@ impl FlatMc {
             decoupled: None,
             open_loop: 1,
             react: false,
-            watch: None,
             policy_mix: [0.0; MIX_PLAYERS],
             candidates: AllLegal,
             evaluator: GameScore,
@@ -292,15 +290,6 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
-    /// With [`FlatMc::open_loop`] of 2 or more, the searching player keeps
-    /// its second-turn statistics per its own first action and `player`'s
-    /// first action: it answers the move it will have seen. `None` (the
-    /// default) is off.
-    pub fn watch(mut self, player: Option<usize>) -> Self {
-        self.watch = player;
-        self
-    }
-
     /// With [`FlatMc::decoupled`], each other player plays the policy's
     /// first action instead of its UCB1 choice in a share `mix` (0 to 1)
     /// of the rollouts (those rollouts are not credited to its statistics):
@@ -331,7 +320,6 @@ impl<F, E> FlatMc<F, E> {
             decoupled: self.decoupled,
             open_loop: self.open_loop,
             react: self.react,
-            watch: self.watch,
             policy_mix: self.policy_mix,
             candidates: filter,
             evaluator: self.evaluator,
@@ -346,7 +334,6 @@ impl<F, E> FlatMc<F, E> {
             decoupled: self.decoupled,
             open_loop: self.open_loop,
             react: self.react,
-            watch: self.watch,
             policy_mix: self.policy_mix,
             candidates: self.candidates,
             evaluator,
@@ -506,26 +493,21 @@ impl<F, E> FlatMc<F, E> {
                 tree
             })
             .collect();
-        // The player whose first arm each player's second-turn node also
-        // depends on (`react`: the others watch `me`; `watch`: `me` watches
-        // one other). Player `p`'s node for its first arm `a` and the
-        // watched player's first arm `w` is `reacts[p][a * n + w].0`, where
-        // `n` is the watched player's root arm count (`watched[p].1`), created once that
-        // pair has been tried `OPEN_LOOP_EXPAND` times (`.1`).
-        let root_len = |p: usize| trees[p].nodes[0].1 as usize;
-        let watched: Vec<Option<(usize, usize)>> = (0..players)
-            .map(|p| {
-                let w = if p == me {
-                    self.watch.filter(|&q| q != me && q < players)
-                } else {
-                    self.react.then_some(me)
-                };
-                w.filter(|&q| plies > 1 && root_len(q) > 0 && root_len(p) > 0)
-                    .map(|q| (q, root_len(q)))
-            })
-            .collect();
+        // With `react`, the second-turn node of another player `p` is
+        // `react[p][a * mine + m].0` for its first arm `a` and the
+        // searching player's first arm `m`, created once that pair has
+        // been tried `OPEN_LOOP_EXPAND` times (`.1`).
+        let mine = arms.len();
+        let react = self.react && plies > 1;
         let mut reacts: Vec<Vec<(u32, u64)>> = (0..players)
-            .map(|p| watched[p].map_or(Vec::new(), |(_, n)| vec![(NONE, 0); root_len(p) * n]))
+            .map(|p| {
+                let roots = trees[p].nodes[0].1 as usize;
+                if react && p != me {
+                    vec![(NONE, 0); roots * mine]
+                } else {
+                    Vec::new()
+                }
+            })
             .collect();
         // `path[p * plies + t]`: the arm player `p` chose at turn `t`.
         let mut path = vec![NONE; players * plies];
@@ -564,14 +546,16 @@ impl<F, E> FlatMc<F, E> {
             while (depth as usize) < plies && depth < max_depth && !game.is_over() {
                 policy.fill_joint(game, rng, &mut joint);
                 let t = depth as usize;
+                let my_first = path[me * plies];
                 for (p, tree) in trees.iter_mut().enumerate() {
                     let last = path[p * plies + t - 1];
                     if last == NONE || !game.is_active(p) {
                         continue;
                     }
-                    // The slot of this player's node among the watched
-                    // player's first moves (second turn only).
-                    let slot = react_slot(&watched, &path, plies, p, t);
+                    // The slot of this player's node among the searching
+                    // player's first moves (second turn, `react`).
+                    let slot = (t == 1 && !reacts[p].is_empty() && my_first != NONE)
+                        .then(|| last as usize * mine + my_first as usize);
                     let (child, visits) = match slot {
                         Some(i) => reacts[p][i],
                         None => {
@@ -610,12 +594,13 @@ impl<F, E> FlatMc<F, E> {
                 game.apply_unchecked(&joint);
                 depth += 1;
             }
+            let my_first = path[me * plies];
             for (p, tree) in trees.iter_mut().enumerate() {
                 if path[p * plies] == NONE {
                     continue;
                 }
-                if let Some(i) = react_slot(&watched, &path, plies, p, 1) {
-                    reacts[p][i].1 += 1;
+                if !reacts[p].is_empty() && my_first != NONE {
+                    reacts[p][path[p * plies] as usize * mine + my_first as usize].1 += 1;
                 }
                 let value = self.evaluator.value(game, p, &mut scores);
                 for &arm in path[p * plies..(p + 1) * plies]
@@ -644,21 +629,6 @@ impl<F, E> FlatMc<F, E> {
             .collect();
         (rollouts, turns)
     }
-}
-
-/// The slot in player `p`'s react table of its turn-`t` node when that
-/// node depends on a watched player's first arm: `t` is 1 and both chose
-/// first arms (`watched[p]` is the watched player and its root arm count).
-fn react_slot(
-    watched: &[Option<(usize, usize)>],
-    path: &[u32],
-    plies: usize,
-    p: usize,
-    t: usize,
-) -> Option<usize> {
-    let (q, n) = watched[p].filter(|_| t == 1)?;
-    let (own, theirs) = (path[p * plies], path[q * plies]);
-    (own != NONE && theirs != NONE).then(|| own as usize * n + theirs as usize)
 }
 
 /// Players that [`FlatMc::policy_mix`] can mix (the first eight).
