@@ -188,7 +188,6 @@ fn search(
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
-        .react(std::env::var("PACMAN_REACT").is_ok_and(|v| v == "1"))
         .evaluator(evaluate);
     for (p, &m) in mix.iter().enumerate() {
         mc = mc.policy_mix_of(p, m);

@@ -215,7 +215,6 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     depth: Option<u32>,
     decoupled: Option<f64>,
     open_loop: u32,
-    react: bool,
     policy_mix: [f64; MIX_PLAYERS],
     candidates: F,
     evaluator: E,
@@ -231,7 +230,6 @@ impl FlatMc {
             depth: None,
             decoupled: None,
             open_loop: 1,
-            react: false,
             policy_mix: [0.0; MIX_PLAYERS],
             candidates: AllLegal,
             evaluator: GameScore,
@@ -279,17 +277,6 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
-    /// With [`FlatMc::open_loop`] of 2 or more, the other players keep
-    /// their second-turn statistics per their own first action *and the
-    /// searching player's first action* (closed loop on that one move):
-    /// they see it before they choose their second action, so they answer
-    /// it (a stronger player steps onto the cell the searcher went to).
-    /// Off by default.
-    pub fn react(mut self, on: bool) -> Self {
-        self.react = on;
-        self
-    }
-
     /// With [`FlatMc::decoupled`], each other player plays the policy's
     /// first action instead of its UCB1 choice in a share `mix` (0 to 1)
     /// of the rollouts (those rollouts are not credited to its statistics):
@@ -319,7 +306,6 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
-            react: self.react,
             policy_mix: self.policy_mix,
             candidates: filter,
             evaluator: self.evaluator,
@@ -333,7 +319,6 @@ impl<F, E> FlatMc<F, E> {
             depth: self.depth,
             decoupled: self.decoupled,
             open_loop: self.open_loop,
-            react: self.react,
             policy_mix: self.policy_mix,
             candidates: self.candidates,
             evaluator,
@@ -493,22 +478,6 @@ impl<F, E> FlatMc<F, E> {
                 tree
             })
             .collect();
-        // With `react`, the second-turn node of another player `p` is
-        // `react[p][a * mine + m].0` for its first arm `a` and the
-        // searching player's first arm `m`, created once that pair has
-        // been tried `OPEN_LOOP_EXPAND` times (`.1`).
-        let mine = arms.len();
-        let react = self.react && plies > 1;
-        let mut reacts: Vec<Vec<(u32, u64)>> = (0..players)
-            .map(|p| {
-                let roots = trees[p].nodes[0].1 as usize;
-                if react && p != me {
-                    vec![(NONE, 0); roots * mine]
-                } else {
-                    Vec::new()
-                }
-            })
-            .collect();
         // `path[p * plies + t]`: the arm player `p` chose at turn `t`.
         let mut path = vec![NONE; players * plies];
         let mut joint = vec![G::Action::default(); players];
@@ -546,24 +515,13 @@ impl<F, E> FlatMc<F, E> {
             while (depth as usize) < plies && depth < max_depth && !game.is_over() {
                 policy.fill_joint(game, rng, &mut joint);
                 let t = depth as usize;
-                let my_first = path[me * plies];
                 for (p, tree) in trees.iter_mut().enumerate() {
                     let last = path[p * plies + t - 1];
                     if last == NONE || !game.is_active(p) {
                         continue;
                     }
-                    // The slot of this player's node among the searching
-                    // player's first moves (second turn, `react`).
-                    let slot = (t == 1 && !reacts[p].is_empty() && my_first != NONE)
-                        .then(|| last as usize * mine + my_first as usize);
-                    let (child, visits) = match slot {
-                        Some(i) => reacts[p][i],
-                        None => {
-                            let TreeArm { arm, child } = tree.arms[last as usize];
-                            (child, arm.visits)
-                        }
-                    };
-                    if child == NONE && visits < OPEN_LOOP_EXPAND {
+                    let TreeArm { arm, child } = tree.arms[last as usize];
+                    if child == NONE && arm.visits < OPEN_LOOP_EXPAND {
                         continue;
                     }
                     game.legal_actions(p, &mut legal);
@@ -572,10 +530,7 @@ impl<F, E> FlatMc<F, E> {
                     } else {
                         match tree.try_push_node(legal.iter().copied()) {
                             Some(node) => {
-                                match slot {
-                                    Some(i) => reacts[p][i].0 = node,
-                                    None => tree.arms[last as usize].child = node,
-                                }
+                                tree.arms[last as usize].child = node;
                                 node
                             }
                             None => continue,
@@ -594,13 +549,9 @@ impl<F, E> FlatMc<F, E> {
                 game.apply_unchecked(&joint);
                 depth += 1;
             }
-            let my_first = path[me * plies];
             for (p, tree) in trees.iter_mut().enumerate() {
                 if path[p * plies] == NONE {
                     continue;
-                }
-                if !reacts[p].is_empty() && my_first != NONE {
-                    reacts[p][path[p * plies] as usize * mine + my_first as usize].1 += 1;
                 }
                 let value = self.evaluator.value(game, p, &mut scores);
                 for &arm in path[p * plies..(p + 1) * plies]
