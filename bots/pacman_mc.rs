@@ -184,19 +184,6 @@ fn search(
     mix: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy = GreedyPolicy::new(game);
-    if std::env::var("PACMAN_SHOT_TYPED").is_ok_and(|v| v == "1") {
-        // Players seen to play as the policy shoot as the default policy
-        // does (60 a player hit); the others as the rollouts' weight.
-        let lo = policy.rollout_shot_hit();
-        let mut w = [lo; PLAYERS];
-        for (p, slot) in w.iter_mut().enumerate() {
-            if p != me {
-                let q = (mix[p] / TYPE_MOST).clamp(0.0, 1.0);
-                *slot = lo + ((60 - lo) as f64 * q).round() as i32;
-            }
-        }
-        policy.set_shot_hits(w);
-    }
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)

@@ -78,8 +78,6 @@ pub struct GreedyPolicy {
     /// The weight of a shot per player hit in [`GreedyPolicy::joint`]
     /// (rollouts) and in [`GreedyPolicy::action`] (experiment).
     shot_hit: (i32, i32),
-    /// Experiment: per-player rollout shot weights, when set.
-    shot_hits: Option<[i32; PLAYERS]>,
 }
 
 impl GreedyPolicy {
@@ -95,7 +93,6 @@ impl GreedyPolicy {
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
             shot_hit: shot_hit_from_env(),
-            shot_hits: None,
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -206,21 +203,10 @@ impl GreedyPolicy {
         let mut joint = [Action::Stay; PLAYERS];
         for (p, slot) in joint.iter_mut().enumerate() {
             if view.alive & (1 << p) != 0 {
-                let w = self.shot_hits.map_or(self.shot_hit.0, |w| w[p]);
-                *slot = self.pick(game, &view, p, rng, w);
+                *slot = self.pick(game, &view, p, rng, self.shot_hit.0);
             }
         }
         joint
-    }
-
-    /// Experiment: the rollouts' shot weight per player.
-    pub fn set_shot_hits(&mut self, weights: [i32; PLAYERS]) {
-        self.shot_hits = Some(weights);
-    }
-
-    /// The rollouts' shot weight (`PACMAN_SHOT_HIT`, else the default).
-    pub fn rollout_shot_hit(&self) -> i32 {
-        self.shot_hit.0
     }
 
     /// An action for live player `p` of `game`.
