@@ -75,9 +75,6 @@ pub struct GreedyPolicy {
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
-    /// The weight of a shot per player hit in [`GreedyPolicy::joint`]
-    /// (rollouts) and in [`GreedyPolicy::action`] (experiment).
-    shot_hit: (i32, i32),
 }
 
 impl GreedyPolicy {
@@ -92,7 +89,6 @@ impl GreedyPolicy {
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
-            shot_hit: shot_hit_from_env(),
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -203,7 +199,7 @@ impl GreedyPolicy {
         let mut joint = [Action::Stay; PLAYERS];
         for (p, slot) in joint.iter_mut().enumerate() {
             if view.alive & (1 << p) != 0 {
-                *slot = self.pick(game, &view, p, rng, self.shot_hit.0);
+                *slot = self.pick(game, &view, p, rng);
             }
         }
         joint
@@ -212,10 +208,10 @@ impl GreedyPolicy {
     /// An action for live player `p` of `game`.
     pub fn action(&self, game: &Pacman2, p: usize, rng: &mut Rng) -> Action {
         let view = View::of(game, self.width);
-        self.pick(game, &view, p, rng, self.shot_hit.1)
+        self.pick(game, &view, p, rng)
     }
 
-    fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng, shot_hit: i32) -> Action {
+    fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng) -> Action {
         let me = v.cell[p] as usize;
         let s = v.strength[p];
         // Where stronger players are or can step to, where beams of players
@@ -315,7 +311,7 @@ impl GreedyPolicy {
             for d in 0..4 {
                 let hits = (self.beam[me][d] & others).count_ones() as i32;
                 let score = if hits > 0 {
-                    shot_hit * hits
+                    W_SHOT_HIT * hits
                 } else {
                     W_SHOT_MISS
                 };
@@ -344,17 +340,6 @@ impl Policy<Pacman2> for GreedyPolicy {
     fn fill_others(&mut self, game: &Pacman2, _me: usize, rng: &mut Rng, joint: &mut [Action]) {
         joint[..PLAYERS].copy_from_slice(&self.joint(game, rng));
     }
-}
-
-/// Experiment: `PACMAN_SHOT_HIT=w` sets the rollouts' shot weight,
-/// `PACMAN_SHOT_HIT_ALL=1` that of [`GreedyPolicy::action`] too.
-fn shot_hit_from_env() -> (i32, i32) {
-    let w = std::env::var("PACMAN_SHOT_HIT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(W_SHOT_HIT);
-    let all = std::env::var("PACMAN_SHOT_HIT_ALL").is_ok_and(|v| v == "1");
-    (w, if all { w } else { W_SHOT_HIT })
 }
 
 /// What the policy needs of the players, read once per turn.
