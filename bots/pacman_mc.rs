@@ -21,7 +21,11 @@
 //! player's share of the rollouts (up to [`TYPE_MOST`]) plays the policy's
 //! first action for it instead of its UCB1 choice. Bots built on rules are
 //! told from bots that search within a few turns; `debug` shows each
-//! player's odds of playing as the policy (`types=0.01,0.97,...`).
+//! player's odds of playing as the policy (`types=0.01,0.97,...`). The
+//! same odds set how readily each player shoots in the rollouts: a bot
+//! built on rules fires whenever somebody is in line, a bot that searches
+//! (this one too) about half as readily
+//! (`pacman2::policy::GreedyPolicy::shot_weights`).
 //!
 //! Keep-running by default: the state is kept between turns and only each
 //! turn's request is applied. Traditional mode (the whole history every
@@ -112,11 +116,11 @@ impl PacmanMc {
             let why = if game.is_over() { "game over" } else { "dead" };
             return answer(Action::Stay, format!("rollouts=0 {why}"));
         }
-        let mut mix = [0.0; PLAYERS];
-        for (p, m) in mix.iter_mut().enumerate() {
-            *m = TYPE_MOST * self.types.policy_probability(p);
+        let mut odds = [0.0; PLAYERS];
+        for (p, q) in odds.iter_mut().enumerate() {
+            *q = self.types.policy_probability(p);
         }
-        let result = search(game, me, deadline, &mut self.rng, DEPTH, mix);
+        let result = search(game, me, deadline, &mut self.rng, DEPTH, odds);
         for (p, arms) in result.players.iter().enumerate() {
             if p != me {
                 self.types.expect(p, arms);
@@ -170,27 +174,31 @@ const TYPE_MOST: f64 = 0.8;
 /// first [`DECOUPLED_TURNS`] actions by UCB1 over its own statistics,
 /// valued by [`evaluate`] from its side, so that the opponents' first
 /// moves are their best answers rather than the policy's; then at most
-/// `depth` turns in all of [`GreedyPolicy`] for everyone; each other
-/// player `p` plays the policy's first action instead in a share `mix[p]`
-/// of the rollouts. The answer is `me`'s most tried action; `game` is left
-/// as it was. Stops at the deadline or after `BOTZONE_ITERATIONS`
-/// rollouts.
+/// `depth` turns in all of [`GreedyPolicy`] for everyone. `odds[p]` is the
+/// odds that player `p` plays as the policy does ([`TypeModel`]): it plays
+/// the policy's first action instead in a share `TYPE_MOST * odds[p]` of
+/// the rollouts, and shoots in them as readily as those odds say
+/// ([`GreedyPolicy::shot_weights`]: bots built on rules fire whenever
+/// somebody is in line, bots that search, `me` among them, less). The
+/// answer is `me`'s most tried action; `game` is left as it was. Stops at
+/// the deadline or after `BOTZONE_ITERATIONS` rollouts.
 fn search(
     game: &mut Pacman2,
     me: usize,
     deadline: &Deadline,
     rng: &mut Rng,
     depth: u32,
-    mix: [f64; PLAYERS],
+    odds: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    let mut policy = GreedyPolicy::new(game);
+    let mut policy =
+        GreedyPolicy::new(game).with_shot_weights(GreedyPolicy::shot_weights(me, odds));
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
         .evaluator(evaluate);
-    for (p, &m) in mix.iter().enumerate() {
-        mc = mc.policy_mix_of(p, m);
+    for (p, &q) in odds.iter().enumerate() {
+        mc = mc.policy_mix_of(p, TYPE_MOST * q);
     }
     mc.search(game, me, deadline, rng, &mut policy)
 }

@@ -12,6 +12,12 @@
 //! action's preference gets random noise and the best one is played, so
 //! rollouts stay varied.
 //!
+//! How readily each player shoots in rollouts is its own
+//! ([`GreedyPolicy::with_shot_weights`]): bots built on rules fire whenever
+//! somebody is in line ([`SHOT_HIT`]), bots that search fire less
+//! ([`SEARCHER_SHOT_HIT`]), and a rollout that expects every player to fire
+//! like the former misjudges a field of the latter.
+//!
 //! Everything is built from the public [`Pacman2`] API; tables are made
 //! once per search ([`GreedyPolicy::new`]) and nothing allocates afterwards.
 //!
@@ -52,7 +58,15 @@ const W_PREY: i32 = 110;
 const W_BLOCKED: i32 = -60;
 const W_DANGER: i32 = -180;
 const W_BEAM_THREAT: i32 = -40;
-const W_SHOT_HIT: i32 = 60;
+/// The preference for a shot per player in its path, by default: how bots
+/// built on rules shoot (whenever somebody is in line; `pacman_rules`'s
+/// actions are the policy's most likely ones), and what
+/// [`GreedyPolicy::action`] always uses.
+pub const SHOT_HIT: i32 = 60;
+/// The preference for a shot per player in its path for a player that
+/// searches: about half of [`SHOT_HIT`], so that a rollout's players shoot
+/// when a shot is worth it rather than at whoever stands in line.
+pub const SEARCHER_SHOT_HIT: i32 = 30;
 const W_SHOT_MISS: i32 = -200;
 const W_TOWARD_FRUIT: i32 = 45;
 
@@ -75,6 +89,9 @@ pub struct GreedyPolicy {
     /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
     reach: [[u128; REACH]; MAX_CELLS],
     skill_cost: i32,
+    /// Each player's preference for a shot per player in its path, in
+    /// [`GreedyPolicy::joint`].
+    shot_hit: [i32; PLAYERS],
 }
 
 impl GreedyPolicy {
@@ -89,6 +106,7 @@ impl GreedyPolicy {
             beam_any: [0; MAX_CELLS],
             reach: [[0; REACH]; MAX_CELLS],
             skill_cost: game.constants().skill_cost,
+            shot_hit: [SHOT_HIT; PLAYERS],
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -192,6 +210,32 @@ impl GreedyPolicy {
         None
     }
 
+    /// The policy with each player's preference for a shot, per player in
+    /// its path, in [`GreedyPolicy::joint`] (the rollouts); [`SHOT_HIT`]
+    /// for every player by default. [`GreedyPolicy::action`], which
+    /// predicts one player's move (as a bot built on rules would make it),
+    /// keeps [`SHOT_HIT`].
+    pub fn with_shot_weights(mut self, weights: [i32; PLAYERS]) -> Self {
+        self.shot_hit = weights;
+        self
+    }
+
+    /// Shot weights for [`GreedyPolicy::with_shot_weights`] from the odds
+    /// that each player plays as this policy does (a bot built on rules;
+    /// [`TypeModel::policy_probability`]): [`SHOT_HIT`] for odds of 1,
+    /// [`SEARCHER_SHOT_HIT`] for 0, in proportion between; `me`, who
+    /// searches, gets [`SEARCHER_SHOT_HIT`].
+    pub fn shot_weights(me: usize, odds: [f64; PLAYERS]) -> [i32; PLAYERS] {
+        let mut out = [SEARCHER_SHOT_HIT; PLAYERS];
+        for (p, w) in out.iter_mut().enumerate() {
+            if p != me {
+                let q = odds[p].clamp(0.0, 1.0);
+                *w += (f64::from(SHOT_HIT - SEARCHER_SHOT_HIT) * q).round() as i32;
+            }
+        }
+        out
+    }
+
     /// An action for every player (live players get a valid one; dead
     /// players' entries are [`Action::Stay`], ignored by `apply`).
     pub fn joint(&self, game: &Pacman2, rng: &mut Rng) -> [Action; PLAYERS] {
@@ -199,19 +243,22 @@ impl GreedyPolicy {
         let mut joint = [Action::Stay; PLAYERS];
         for (p, slot) in joint.iter_mut().enumerate() {
             if view.alive & (1 << p) != 0 {
-                *slot = self.pick(game, &view, p, rng);
+                *slot = self.pick(game, &view, p, rng, self.shot_hit[p]);
             }
         }
         joint
     }
 
-    /// An action for live player `p` of `game`.
+    /// An action for live player `p` of `game`, with [`SHOT_HIT`] as its
+    /// preference for shots.
     pub fn action(&self, game: &Pacman2, p: usize, rng: &mut Rng) -> Action {
         let view = View::of(game, self.width);
-        self.pick(game, &view, p, rng)
+        self.pick(game, &view, p, rng, SHOT_HIT)
     }
 
-    fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng) -> Action {
+    /// The policy's action for `p`, with `shot_hit` as its preference for a
+    /// shot per player in its path.
+    fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng, shot_hit: i32) -> Action {
         let me = v.cell[p] as usize;
         let s = v.strength[p];
         // Where stronger players are or can step to, where beams of players
@@ -311,7 +358,7 @@ impl GreedyPolicy {
             for d in 0..4 {
                 let hits = (self.beam[me][d] & others).count_ones() as i32;
                 let score = if hits > 0 {
-                    W_SHOT_HIT * hits
+                    shot_hit * hits
                 } else {
                     W_SHOT_MISS
                 };
@@ -396,6 +443,67 @@ pub fn evaluate(game: &Pacman2, me: usize) -> f64 {
 mod tests {
     use super::*;
     use crate::games::pacman2::Map;
+
+    /// The shot weights: searchers (and `me`) at [`SEARCHER_SHOT_HIT`],
+    /// players surely built on rules at [`SHOT_HIT`], in proportion between.
+    #[test]
+    fn shot_weights_follow_the_odds_of_playing_as_the_policy() {
+        let w = GreedyPolicy::shot_weights(2, [0.0, 1.0, 1.0, 0.5]);
+        let mid = (SHOT_HIT + SEARCHER_SHOT_HIT) / 2;
+        assert_eq!(w, [SEARCHER_SHOT_HIT, SHOT_HIT, SEARCHER_SHOT_HIT, mid]);
+        let clamped = GreedyPolicy::shot_weights(0, [1.0, 7.0, -1.0, f64::NAN]);
+        assert_eq!(
+            clamped[..3],
+            [SEARCHER_SHOT_HIT, SHOT_HIT, SEARCHER_SHOT_HIT]
+        );
+        assert!((SEARCHER_SHOT_HIT..=SHOT_HIT).contains(&clamped[3]));
+    }
+
+    /// A player's shot weight moves only that player's picks in
+    /// [`GreedyPolicy::joint`]: with the same random stream the others play
+    /// the same actions, it shoots less often with a weight of 0 (and never
+    /// more), and [`GreedyPolicy::action`] is the same whatever the weights.
+    #[test]
+    fn a_players_shot_weight_moves_only_its_own_shots() {
+        let (mut shots_default, mut shots_none) = (0, 0);
+        for seed in 1..=8 {
+            let mut game = Pacman2::new(&Map::generate(seed));
+            let base = GreedyPolicy::new(&game);
+            let shy = base
+                .clone()
+                .with_shot_weights([SHOT_HIT, 0, SHOT_HIT, SHOT_HIT]);
+            let mut play = Rng::new(u64::from(seed));
+            for _ in 0..40 {
+                if game.is_over() {
+                    break;
+                }
+                for draw in 0..16 {
+                    let (a, b) = (
+                        base.joint(&game, &mut Rng::new(draw)),
+                        shy.joint(&game, &mut Rng::new(draw)),
+                    );
+                    for p in [0, 2, 3] {
+                        assert_eq!(a[p], b[p], "map {seed}, player {p}");
+                    }
+                    assert!(!b[1].is_shot() || a[1].is_shot(), "map {seed}");
+                    shots_default += usize::from(a[1].is_shot());
+                    shots_none += usize::from(b[1].is_shot());
+                    if game.is_alive(1) {
+                        assert_eq!(
+                            base.action(&game, 1, &mut Rng::new(draw)),
+                            shy.action(&game, 1, &mut Rng::new(draw))
+                        );
+                    }
+                }
+                let joint = base.joint(&game, &mut play);
+                game.apply_unchecked(&joint);
+            }
+        }
+        assert!(
+            shots_none < shots_default,
+            "{shots_none} shots with weight 0, {shots_default} with the default"
+        );
+    }
 
     /// The fruit a player reaches first are those within [`REACH`] steps
     /// of it that every other live player is farther from, and of these the
