@@ -59,9 +59,8 @@ const W_BLOCKED: i32 = -60;
 const W_DANGER: i32 = -180;
 const W_BEAM_THREAT: i32 = -40;
 /// The preference for a shot per player in its path, by default: how bots
-/// built on rules shoot (whenever somebody is in line; `pacman_rules`'s
-/// actions are the policy's most likely ones), and what
-/// [`GreedyPolicy::action`] always uses.
+/// built on rules shoot (whenever somebody is in line, as `pacman_rules`
+/// does), and what [`GreedyPolicy::action`] always uses.
 pub const SHOT_HIT: i32 = 60;
 /// The preference for a shot per player in its path for a player that
 /// searches: about half of [`SHOT_HIT`], so that a rollout's players shoot
