@@ -126,9 +126,8 @@ impl PacmanMc {
                 self.types.expect(p, arms);
             }
         }
-        let types: Vec<String> = (0..PLAYERS)
-            .map(|p| format!("{:.2}", self.types.policy_probability(p)))
-            .collect();
+        // `expect` records what the search saw; the odds stay as searched.
+        let types: Vec<String> = odds.iter().map(|q| format!("{q:.2}")).collect();
         let mut best = result.best;
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
