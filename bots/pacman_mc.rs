@@ -10,9 +10,7 @@
 //! beam's path, keep away from stronger players and their beams, with
 //! random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
 //! score for this bot (rank points plus strength share) on the strengths
-//! reached, large-fruit boosts that run out before the end taken off
-//! (experiment: `PACMAN_EARLY=turn,weight` blends it with the same value
-//! that many turns in, `FlatMc::early_value`; off by default). It
+//! reached, large-fruit boosts that run out before the end taken off. It
 //! spends the turn's budget minus a safety margin
 //! (`botzone::time::Deadline`), and says how many rollouts it ran in
 //! `debug` (`rollouts=123456 ...`).
@@ -154,16 +152,6 @@ impl PacmanMc {
 /// Turns a rollout plays before it is valued by [`evaluate`].
 const DEPTH: u32 = 20;
 
-/// A rollout's value is [`EARLY_WEIGHT`] times [`evaluate`] after its
-/// first `EARLY_TURN` turns plus the rest times [`evaluate`] at its end
-/// (`FlatMc::early_value`): fruit eaten sooner, and strength lost sooner,
-/// count for more. Without it the first moves of rollouts that eat the
-/// same fruit by turn 20 are worth alike, and the bot dawdles.
-const EARLY_TURN: u32 = 6;
-
-/// See [`EARLY_TURN`].
-const EARLY_WEIGHT: f64 = 0.0;
-
 /// The UCB1 exploration constant of the decoupled turns, in
 /// [`evaluate`]'s units (a rank is worth 10, the whole strength share 100).
 const EXPLORATION: f64 = 40.0;
@@ -201,21 +189,12 @@ fn search(
     depth: u32,
     odds: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    // Experiment: PACMAN_EARLY=turn,weight (off by default, as on main).
-    let early: (u32, f64) = std::env::var("PACMAN_EARLY")
-        .ok()
-        .and_then(|v| {
-            let (a, b) = v.split_once(',')?;
-            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-        })
-        .unwrap_or((EARLY_TURN, EARLY_WEIGHT));
     let mut policy =
         GreedyPolicy::new(game).with_shot_weights(GreedyPolicy::shot_weights(me, odds));
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
         .open_loop(DECOUPLED_TURNS)
-        .early_value(early.0, early.1)
         .evaluator(evaluate);
     for (p, &q) in odds.iter().enumerate() {
         mc = mc.policy_mix_of(p, TYPE_MOST * q);

@@ -358,66 +358,6 @@ fn policy_mix_plays_the_policy_for_the_others_first_actions_in_its_share_of_roll
     }
 }
 
-/// `FlatMc::early_value`: a rollout is worth the weight's share of the
-/// evaluator's value after that many turns plus the rest of its value at
-/// the end, in the round-robin search and the decoupled one alike (every
-/// player's value there); a weight or a turn of 0 leaves the end value
-/// alone. The evaluator here is the turn number, so every arm's mean is
-/// known exactly. Nothing is allocated per rollout.
-#[test]
-fn early_value_blends_a_rollouts_value_after_its_first_turns_with_its_end() {
-    use botzone::games::pacman2::policy::GreedyPolicy;
-    use botzone::search::flat_mc::FlatMc;
-    let deadline = Deadline::after(Duration::from_secs(30));
-    let mut game = Pacman2::new(&Map::generate(3));
-    let before = game.clone();
-    let root = f64::from(game.turn());
-    let (depth, rollouts) = (10u32, 300u64);
-    let at = |turns: u32| root + f64::from(turns);
-    let cases = [
-        (4, 1.0, at(4)),
-        (4, 0.25, 0.25 * at(4) + 0.75 * at(depth)),
-        (1, 0.5, 0.5 * at(1) + 0.5 * at(depth)),
-        (4, 0.0, at(depth)),
-        (0, 0.5, at(depth)),
-        (depth + 5, 0.5, at(depth)), // past the rollouts' end: the end alone
-    ];
-    for decoupled in [false, true] {
-        for (turn, weight, expected) in cases {
-            let mut search = |rollouts: u64| {
-                let limits = Limits {
-                    max_rollouts: Some(rollouts),
-                    ..Limits::default()
-                };
-                let mut mc = FlatMc::new(limits)
-                    .depth(depth)
-                    .early_value(turn, weight)
-                    .evaluator(|g: &Pacman2, _: usize| f64::from(g.turn()));
-                if decoupled {
-                    mc = mc.decoupled(40.0).open_loop(2);
-                }
-                let mut policy = GreedyPolicy::new(&game);
-                mc.search(&mut game, 0, &deadline, &mut Rng::new(1), &mut policy)
-            };
-            let (_, fewer) = common::count_allocations(|| search(10));
-            let (result, allocations) = common::count_allocations(|| search(rollouts));
-            let case = format!("decoupled {decoupled}, turn {turn}, weight {weight}");
-            assert_eq!(allocations, fewer, "{case}: allocations grew");
-            assert_eq!(result.rollouts, rollouts, "{case}");
-            assert_eq!(result.turns, rollouts * u64::from(depth), "{case}");
-            for arm in result.arms.iter().filter(|a| a.visits > 0) {
-                assert!(
-                    (arm.mean() - expected).abs() < 1e-9,
-                    "{case}: {:?} has mean {}, expected {expected}",
-                    arm.action,
-                    arm.mean()
-                );
-            }
-            assert!(game == before, "{case}: not restored");
-        }
-    }
-}
-
 #[test]
 fn map_errors_name_the_part() {
     let good = Map::generate(3).to_json();

@@ -10,8 +10,7 @@
 //! an evaluator ([`FlatMc::evaluator`]) and a decoupled first turn
 //! ([`FlatMc::decoupled`]), in which the other players' first actions are
 //! their own best answers rather than the policy's, optionally followed by
-//! more such turns ([`FlatMc::open_loop`]); and a rollout's value can be
-//! blended with its value a few turns in ([`FlatMc::early_value`]).
+//! more such turns ([`FlatMc::open_loop`]).
 //!
 //! Storage is allocated once per search; the rollouts themselves allocate
 //! nothing (the game's apply and undo do not, and the policy's action list
@@ -217,7 +216,6 @@ pub struct FlatMc<F = AllLegal, E = GameScore> {
     decoupled: Option<f64>,
     open_loop: u32,
     policy_mix: [f64; MIX_PLAYERS],
-    early: Option<(u32, f64)>,
     candidates: F,
     evaluator: E,
 }
@@ -233,7 +231,6 @@ impl FlatMc {
             decoupled: None,
             open_loop: 1,
             policy_mix: [0.0; MIX_PLAYERS],
-            early: None,
             candidates: AllLegal,
             evaluator: GameScore,
         }
@@ -301,26 +298,6 @@ impl<F, E> FlatMc<F, E> {
         self
     }
 
-    /// Blends every rollout's value with its value `turn` turns in:
-    /// `weight` times the evaluator's value of the position after the
-    /// rollout's first `turn` turns, plus `1 - weight` times its value at
-    /// the end (a rollout that ends sooner keeps its end value). A weight
-    /// above 0 counts a gain made early in a rollout for more than the
-    /// same gain made late, a coarse discount: without it, first actions
-    /// whose rollouts reach the same end by slower or quicker ways are
-    /// worth alike. `weight` is clamped to 0..=1; a `turn` of 0 or a weight
-    /// of 0 turns it off (the default). With [`FlatMc::decoupled`] every
-    /// player's value is blended so.
-    pub fn early_value(mut self, turn: u32, weight: f64) -> Self {
-        let weight = if weight.is_nan() {
-            0.0
-        } else {
-            weight.clamp(0.0, 1.0)
-        };
-        self.early = (turn > 0 && weight > 0.0).then_some((turn, weight));
-        self
-    }
-
     /// Tries only the legal actions `filter` keeps (all of them when it
     /// keeps none).
     pub fn candidates<F2>(self, filter: F2) -> FlatMc<F2, E> {
@@ -330,7 +307,6 @@ impl<F, E> FlatMc<F, E> {
             decoupled: self.decoupled,
             open_loop: self.open_loop,
             policy_mix: self.policy_mix,
-            early: self.early,
             candidates: filter,
             evaluator: self.evaluator,
         }
@@ -344,7 +320,6 @@ impl<F, E> FlatMc<F, E> {
             decoupled: self.decoupled,
             open_loop: self.open_loop,
             policy_mix: self.policy_mix,
-            early: self.early,
             candidates: self.candidates,
             evaluator,
         }
@@ -431,17 +406,12 @@ impl<F, E> FlatMc<F, E> {
             joint[me] = arms[arm].action;
             game.apply_unchecked(&joint);
             let mut depth = 1u32;
-            let mut early = None;
             while depth < max_depth && !game.is_over() {
-                if self.is_early_turn(depth) {
-                    early = Some(self.evaluator.value(game, me, &mut scores));
-                }
                 policy.fill_joint(game, rng, &mut joint);
                 game.apply_unchecked(&joint);
                 depth += 1;
             }
-            let end = self.evaluator.value(game, me, &mut scores);
-            let value = self.blend(end, early);
+            let value = self.evaluator.value(game, me, &mut scores);
             arms[arm].visits += 1;
             arms[arm].total += value;
             game.undo_turns(depth);
@@ -465,23 +435,6 @@ impl<F, E> FlatMc<F, E> {
 }
 
 impl<F, E> FlatMc<F, E> {
-    /// Whether a rollout `depth` turns in is at [`FlatMc::early_value`]'s
-    /// turn.
-    #[inline]
-    fn is_early_turn(&self, depth: u32) -> bool {
-        matches!(self.early, Some((turn, _)) if turn == depth)
-    }
-
-    /// A rollout's value: its `end` value, blended with its `early` one
-    /// when it reached [`FlatMc::early_value`]'s turn.
-    #[inline]
-    fn blend(&self, end: f64, early: Option<f64>) -> f64 {
-        match (self.early, early) {
-            (Some((_, weight)), Some(early)) => weight * early + (1.0 - weight) * end,
-            _ => end,
-        }
-    }
-
     /// The rollouts of [`FlatMc::decoupled`]: `arms` are the searching
     /// player's candidates; every other active player gets arms over its
     /// legal actions. With [`FlatMc::open_loop`], the first turns after
@@ -529,7 +482,6 @@ impl<F, E> FlatMc<F, E> {
         let mut path = vec![NONE; players * plies];
         let mut joint = vec![G::Action::default(); players];
         let mut scores = vec![0.0; players];
-        let mut early = vec![0.0; players];
         let check_every = u64::from(self.limits.check_every.max(1));
         let max = self.limits.max_rollouts.unwrap_or(u64::MAX);
         let max_depth = self.depth.unwrap_or(u32::MAX);
@@ -557,23 +509,13 @@ impl<F, E> FlatMc<F, E> {
             }
             game.apply_unchecked(&joint);
             let mut depth = 1u32;
-            let mut early_done = false;
-            // The later turns follow the policy, except in the open-loop
-            // turns, where a player whose last choice has a node chooses
-            // there among the arms legal now.
-            while depth < max_depth && !game.is_over() {
-                if self.is_early_turn(depth) {
-                    for (p, e) in early.iter_mut().enumerate() {
-                        *e = self.evaluator.value(game, p, &mut scores);
-                    }
-                    early_done = true;
-                }
+            // The open-loop turns: a player whose last choice has a node
+            // chooses there among the arms legal now; the others follow the
+            // policy.
+            while (depth as usize) < plies && depth < max_depth && !game.is_over() {
                 policy.fill_joint(game, rng, &mut joint);
                 let t = depth as usize;
-                // Past the open-loop turns no tree chooses.
-                let choosing: &mut [OpenLoopTree<G::Action>] =
-                    if t < plies { &mut trees } else { &mut [] };
-                for (p, tree) in choosing.iter_mut().enumerate() {
+                for (p, tree) in trees.iter_mut().enumerate() {
                     let last = path[p * plies + t - 1];
                     if last == NONE || !game.is_active(p) {
                         continue;
@@ -602,12 +544,16 @@ impl<F, E> FlatMc<F, E> {
                 game.apply_unchecked(&joint);
                 depth += 1;
             }
+            while depth < max_depth && !game.is_over() {
+                policy.fill_joint(game, rng, &mut joint);
+                game.apply_unchecked(&joint);
+                depth += 1;
+            }
             for (p, tree) in trees.iter_mut().enumerate() {
                 if path[p * plies] == NONE {
                     continue;
                 }
-                let end = self.evaluator.value(game, p, &mut scores);
-                let value = self.blend(end, early_done.then(|| early[p]));
+                let value = self.evaluator.value(game, p, &mut scores);
                 for &arm in path[p * plies..(p + 1) * plies]
                     .iter()
                     .take_while(|&&a| a != NONE)
