@@ -1,13 +1,16 @@
 //! Pacman2 rollouts with criterion: the C++ sample's benchmark work (random
 //! valid actions for every live player to the end of the game, the scores,
 //! then back to the start with one `undo_to`, as `botzone bench` does) on
-//! judge maps; the same popping turn by turn like the sample; and a single
-//! turn's apply plus undo.
+//! judge maps; the same popping turn by turn like the sample; a single
+//! turn's apply plus undo; and the rollouts of `pacman_mc`'s search (20
+//! turns of `pacman2::policy::GreedyPolicy` for every player, then
+//! `pacman2::policy::evaluate`, then back to the start).
 //!
 //! `cargo bench --bench pacman2`
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
+use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
 use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::rng::Rng;
 
@@ -23,6 +26,21 @@ fn playout_turn_by_turn(game: &mut Pacman2, rng: &mut Rng) -> (u32, f64) {
     let score = game.final_scores()[0];
     while game.undo() {}
     (turns, score)
+}
+
+/// Turns of a policy rollout, as in `pacman_mc`.
+const POLICY_DEPTH: u32 = 20;
+
+fn policy_rollout(game: &mut Pacman2, policy: &GreedyPolicy, rng: &mut Rng) -> (u32, f64) {
+    let mut turns = 0;
+    while turns < POLICY_DEPTH && !game.is_over() {
+        let joint = policy.joint(game, rng);
+        game.apply_unchecked(&joint);
+        turns += 1;
+    }
+    let value = evaluate(game, 0);
+    game.undo_to(0);
+    (turns, value)
 }
 
 fn rollouts(c: &mut Criterion) {
@@ -58,6 +76,16 @@ fn rollouts(c: &mut Criterion) {
             game.undo()
         })
     });
+    for seed in [1u32, 2, 3] {
+        let mut game = Pacman2::new(&Map::generate(seed));
+        let policy = GreedyPolicy::new(&game);
+        let mut rng = Rng::new(u64::from(seed));
+        let (turns, _) = policy_rollout(&mut game, &policy, &mut rng);
+        assert!(turns > 0 && game.turn() == 0, "seed {seed}: {turns} turns");
+        group.bench_function(format!("policy_rollout_seed{seed}"), |b| {
+            b.iter(|| black_box(policy_rollout(black_box(&mut game), &policy, &mut rng)))
+        });
+    }
     group.finish();
 }
 
