@@ -260,9 +260,10 @@ impl GreedyPolicy {
     /// shot per player in its path.
     ///
     /// The players' bit sets are gathered with masks rather than branches,
-    /// and the walls are skipped by a list of each cell's moves: which way
-    /// such branches go changes from call to call, and mispredicted
-    /// branches cost more than the work they save.
+    /// the walls are skipped by a list of each cell's moves, and the best
+    /// action is kept by a `max`: which way such branches would go changes
+    /// from call to call, and mispredicted branches cost more than the work
+    /// they save.
     fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng, shot_hit: i32) -> Action {
         let me = v.cell[p] as usize;
         let s = v.strength[p];
