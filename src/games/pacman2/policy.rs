@@ -424,7 +424,7 @@ impl View {
         for p in 0..PLAYERS {
             let c = cur.cell[p] as usize;
             let live = mask(cur.alive & (1 << p) != 0);
-            v.bit[p] = (1u128 << c) & live;
+            v.bit[p] = super::bit(cur.cell[p]) & live;
             v.near[p] = policy.near[c] & live;
             v.beams[p] = policy.beam_any[c] & live & mask(cur.strength[p] > policy.skill_cost);
         }
