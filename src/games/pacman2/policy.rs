@@ -74,9 +74,9 @@ const REACH: usize = 10;
 #[derive(Clone, Debug)]
 pub struct GreedyPolicy {
     /// The moves out of each cell without a wall in the way, in the order
-    /// of the directions (up, right, down, left): the direction and the
-    /// cell it leads to; `move_count` of them are set.
-    moves: [[(u8, u8); 4]; MAX_CELLS],
+    /// of the directions (up, right, down, left): the direction, the cell
+    /// it leads to and that cell's bit; `move_count` of them are set.
+    moves: [[Move; 4]; MAX_CELLS],
     move_count: [u8; MAX_CELLS],
     /// The cell itself and its reachable neighbours.
     near: [u128; MAX_CELLS],
@@ -97,7 +97,7 @@ impl GreedyPolicy {
     pub fn new(game: &Pacman2) -> GreedyPolicy {
         let (w, h) = (game.width(), game.height());
         let mut p = GreedyPolicy {
-            moves: [[(0, 0); 4]; MAX_CELLS],
+            moves: [[Move::default(); 4]; MAX_CELLS],
             move_count: [0; MAX_CELLS],
             near: [0; MAX_CELLS],
             beam: [[0; 4]; MAX_CELLS],
@@ -122,9 +122,14 @@ impl GreedyPolicy {
                     if game.static_at(r, c) & (1 << d) == 0 {
                         let (nr, nc) = step(r, c, d);
                         let k = usize::from(p.move_count[i]);
-                        p.moves[i][k] = (d as u8, (nr * w + nc) as u8);
+                        let n = nr * w + nc;
+                        p.moves[i][k] = Move {
+                            dir: d as u8,
+                            to: n as u8,
+                            bit: 1u128 << n,
+                        };
                         p.move_count[i] += 1;
-                        p.near[i] |= 1u128 << (nr * w + nc);
+                        p.near[i] |= 1u128 << n;
                     }
                     // The judge's beam: advance while the current cell has
                     // no wall that way, stop when back at the start.
@@ -315,8 +320,7 @@ impl GreedyPolicy {
             W_LARGE
         };
         let count = usize::from(self.move_count[me]);
-        for &(d, n) in &self.moves[me][..count] {
-            let nb = 1u128 << n;
+        for &Move { dir: d, to: n, bit: nb } in &self.moves[me][..count] {
             let mut score = 0;
             if stronger & nb != 0 {
                 score += W_BLOCKED;
@@ -359,6 +363,18 @@ impl GreedyPolicy {
         }
         Action::ALL[(15 - (best & 15)) as usize]
     }
+}
+
+/// A move out of a cell ([`GreedyPolicy`]'s list per cell).
+#[derive(Clone, Copy, Debug, Default)]
+struct Move {
+    /// The direction (0 up, 1 right, 2 down, 3 left).
+    dir: u8,
+    /// The cell it leads to.
+    to: u8,
+    /// That cell's bit, so that the policy's many tests against it need
+    /// no `u128` shift.
+    bit: u128,
 }
 
 /// All ones when `c`, else zero: a bit set selected without a branch.
