@@ -84,8 +84,9 @@ pub struct GreedyPolicy {
     beam: [[u128; 4]; MAX_CELLS],
     /// Union of the four beam paths.
     beam_any: [u128; MAX_CELLS],
-    /// `reach[c][k]`: the cells at most `k + 1` steps from `c`.
-    reach: [[u128; REACH]; MAX_CELLS],
+    /// `reach[c][k]`: the cells at most `k + 1` steps from `c`; the last
+    /// row ([`NOWHERE`]) is empty, the reach of a dead player.
+    reach: [[u128; REACH]; MAX_CELLS + 1],
     skill_cost: i32,
     /// Each player's preference for a shot per player in its path, in
     /// [`GreedyPolicy::joint`].
@@ -102,7 +103,7 @@ impl GreedyPolicy {
             near: [0; MAX_CELLS],
             beam: [[0; 4]; MAX_CELLS],
             beam_any: [0; MAX_CELLS],
-            reach: [[0; REACH]; MAX_CELLS],
+            reach: [[0; REACH]; MAX_CELLS + 1],
             skill_cost: game.constants().skill_cost,
             shot_hit: [SHOT_HIT; PLAYERS],
         };
@@ -196,10 +197,8 @@ impl GreedyPolicy {
                 continue;
             }
             let mut theirs = 0u128;
-            for q in 0..PLAYERS {
-                if q != p && v.alive & (1 << q) != 0 {
-                    theirs |= self.reach[v.cell[q] as usize][k];
-                }
+            for &row in &v.rivals[p] {
+                theirs |= self.reach[usize::from(row)][k];
             }
             let first = ball & targets & !theirs;
             if first != 0 {
@@ -409,9 +408,16 @@ impl Policy<Pacman2> for GreedyPolicy {
     }
 }
 
+/// The row of [`GreedyPolicy`]'s reach table that is empty.
+const NOWHERE: usize = MAX_CELLS;
+
 /// What the policy needs of the players, read once per turn (a dead
 /// player's bit sets are empty).
 struct View {
+    /// For each player, the rows of the reach table of the other players
+    /// ([`NOWHERE`] for a dead one), so that their reach is a union of
+    /// loads with no test of who is alive.
+    rivals: [[u8; PLAYERS - 1]; PLAYERS],
     cell: [u8; PLAYERS],
     strength: [i32; PLAYERS],
     alive: u8,
@@ -429,6 +435,7 @@ impl View {
     fn of(policy: &GreedyPolicy, game: &Pacman2) -> View {
         let cur = &game.cur;
         let mut v = View {
+            rivals: [[0; PLAYERS - 1]; PLAYERS],
             cell: cur.cell,
             strength: cur.strength,
             alive: cur.alive,
@@ -443,6 +450,18 @@ impl View {
             v.bit[p] = super::bit(cur.cell[p]) & live;
             v.near[p] = policy.near[c] & live;
             v.beams[p] = policy.beam_any[c] & live & mask(cur.strength[p] > policy.skill_cost);
+        }
+        let mut row = [NOWHERE as u8; PLAYERS];
+        for (p, r) in row.iter_mut().enumerate() {
+            if cur.alive & (1 << p) != 0 {
+                *r = cur.cell[p];
+            }
+        }
+        for (p, rivals) in v.rivals.iter_mut().enumerate() {
+            for (i, slot) in rivals.iter_mut().enumerate() {
+                // The others in order: skip `p` itself.
+                *slot = row[i + usize::from(i >= p)];
+            }
         }
         v
     }
