@@ -167,11 +167,12 @@ impl GreedyPolicy {
         p
     }
 
-    /// Steps from `cell` to the nearest cell of `targets` (`REACH + 1`
-    /// when none is within [`REACH`]); 0 when `cell` is one.
+    /// Steps from `cell` (whose bit is `here`) to the nearest cell of
+    /// `targets` (`REACH + 1` when none is within [`REACH`]); 0 when `cell`
+    /// is one.
     #[inline]
-    fn distance(&self, cell: usize, targets: u128) -> usize {
-        if targets & (1u128 << cell) != 0 {
+    fn distance(&self, cell: usize, here: u128, targets: u128) -> usize {
+        if targets & here != 0 {
             return 0;
         }
         let reach = &self.reach[cell];
@@ -203,7 +204,7 @@ impl GreedyPolicy {
             let first = ball & targets & !theirs;
             if first != 0 {
                 // The first ball holds the player's own cell, 0 steps away.
-                let steps = if first & (1u128 << cell) != 0 {
+                let steps = if first & v.bit[p] != 0 {
                     0
                 } else {
                     k + 1
@@ -301,7 +302,7 @@ impl GreedyPolicy {
             best = best.max(total * 16 + 15 - index as i32);
         };
         // Staying.
-        let here = 1u128 << me;
+        let here = v.bit[p];
         let stay = W_DANGER * has(danger, here) + W_BEAM_THREAT * has(beams, here);
         consider(0, stay, &mut noise);
         // Moves: toward the nearest fruit no other player stands on, among
@@ -311,7 +312,7 @@ impl GreedyPolicy {
         let free = (small | large) & !others;
         let (fruit, fruit_here) = match self.reached_first(v, p, free) {
             Some(found) => found,
-            None => (free, self.distance(me, free)),
+            None => (free, self.distance(me, v.bit[p], free)),
         };
         let w_large = if v.boosted & (1 << p) != 0 {
             W_LARGE_AGAIN
@@ -614,7 +615,7 @@ mod tests {
                 let first = found.map_or(0, |(cells, _)| cells);
                 if let Some((cells, steps)) = found {
                     let me = view.cell[p] as usize;
-                    assert_eq!(steps, policy.distance(me, cells), "map {seed}, player {p}");
+                    assert_eq!(steps, policy.distance(me, 1u128 << me, cells), "map {seed}, player {p}");
                 }
                 // The distance of every fruit `p` reaches first.
                 let mut reached = [None; MAX_CELLS];
@@ -623,7 +624,10 @@ mod tests {
                 while rest != 0 {
                     let f = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
-                    let dist = |q: usize| policy.distance(view.cell[q] as usize, 1u128 << f);
+                    let dist = |q: usize| {
+                        let cell = view.cell[q] as usize;
+                        policy.distance(cell, 1u128 << cell, 1u128 << f)
+                    };
                     let mine = dist(p);
                     let beaten = (0..PLAYERS)
                         .filter(|&q| q != p && view.alive & (1 << q) != 0)
