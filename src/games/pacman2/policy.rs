@@ -204,11 +204,7 @@ impl GreedyPolicy {
             let first = ball & targets & !theirs;
             if first != 0 {
                 // The first ball holds the player's own cell, 0 steps away.
-                let steps = if first & v.bit[p] != 0 {
-                    0
-                } else {
-                    k + 1
-                };
+                let steps = if first & v.bit[p] != 0 { 0 } else { k + 1 };
                 return Some((first, steps));
             }
         }
@@ -320,7 +316,8 @@ impl GreedyPolicy {
             W_LARGE
         };
         let count = usize::from(self.move_count[me]);
-        for &Move { dir: d, to: n, bit: nb } in &self.moves[me][..count] {
+        for m in &self.moves[me][..count] {
+            let (d, n, nb) = (m.dir, m.to, m.bit);
             let mut score = 0;
             if stronger & nb != 0 {
                 score += W_BLOCKED;
@@ -615,7 +612,11 @@ mod tests {
                 let first = found.map_or(0, |(cells, _)| cells);
                 if let Some((cells, steps)) = found {
                     let me = view.cell[p] as usize;
-                    assert_eq!(steps, policy.distance(me, 1u128 << me, cells), "map {seed}, player {p}");
+                    assert_eq!(
+                        steps,
+                        policy.distance(me, 1u128 << me, cells),
+                        "map {seed}, player {p}"
+                    );
                 }
                 // The distance of every fruit `p` reaches first.
                 let mut reached = [None; MAX_CELLS];
