@@ -25,9 +25,14 @@ const FAR: u8 = 60;
 /// maps: 2^15 slots (about 6 MB) keep most of them.
 const CACHE_SLOTS: usize = 1 << 15;
 const _: () = assert!(CACHE_SLOTS.is_power_of_two());
+/// Leaf values kept by [`TankEval`]'s [`Evaluator::evaluate`]
+/// (direct-mapped by position key; a power of two): 2^14 slots (256 KB)
+/// sit in the L2 cache, and more were slower.
+const LEAF_SLOTS: usize = 1 << 14;
+const _: () = assert!(LEAF_SLOTS.is_power_of_two());
 
 /// Weights of the evaluation, in the search's value units.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// Per live tank.
     pub tank: i32,
@@ -86,6 +91,12 @@ pub struct TankEval {
     /// staying (see `wasted_shot`); on by default.
     pub prune: bool,
     cache: Vec<Option<CacheSlot>>,
+    /// Values for side 0 of positions a search met at its horizon, by
+    /// position key (`Field::key` with the lowest bit set, so that key 0
+    /// marks an empty slot): the same position is reached by many orders
+    /// of the same moves. Made with `leaf_weights`.
+    leaves: Vec<(u64, i32)>,
+    leaf_weights: Weights,
     /// The race bonus by attack time, and the weights it was made from
     /// (`race` and the bits of `race_turns`).
     race: ([i32; FAR as usize + 1], i32, u64),
@@ -104,6 +115,8 @@ impl TankEval {
             weights: Weights::default(),
             prune: true,
             cache: vec![None; CACHE_SLOTS],
+            leaves: vec![(0, 0); LEAF_SLOTS],
+            leaf_weights: Weights::default(),
             race: ([0; FAR as usize + 1], 0, 0),
         }
     }
@@ -376,8 +389,28 @@ fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
 }
 
 impl Evaluator<Field> for TankEval {
+    /// [`TankEval::value`], remembered by position: a value for one side
+    /// is minus the value for the other.
     fn evaluate(&mut self, game: &Field, me: usize) -> i32 {
-        self.value(game, me)
+        if self.leaf_weights != self.weights {
+            // The weights are public: values made with others are stale.
+            self.leaves.fill((0, 0));
+            self.leaf_weights = self.weights;
+        }
+        let key = game.key() | 1;
+        let i = (key >> (64 - LEAF_SLOTS.trailing_zeros())) as usize;
+        let v = if self.leaves[i].0 == key {
+            self.leaves[i].1
+        } else {
+            let v = self.value(game, 0);
+            self.leaves[i] = (key, v);
+            v
+        };
+        if me == 0 {
+            v
+        } else {
+            -v
+        }
     }
 
     fn key(&mut self, game: &Field) -> u64 {
@@ -444,5 +477,50 @@ impl TankMinimax {
             }
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tank::{bricks_from_seed, SideActions};
+
+    /// The remembered leaf values are the evaluation's, for both sides,
+    /// before and after the weights change.
+    #[test]
+    fn evaluate_remembers_the_value_of_each_position() {
+        let mut eval = TankEval::new();
+        let mut fresh = TankEval::new();
+        let mut field = Field::new(bricks_from_seed(3));
+        let stay = SideAction::default();
+        let mut pairs = SideActions::new();
+        let mut positions = 0;
+        for turn in 0..30 {
+            if field.is_over() {
+                break;
+            }
+            // Legal pairs, a different one every turn.
+            let mut joint = [stay; 2];
+            for (side, slot) in joint.iter_mut().enumerate() {
+                field.legal_side_actions(side, &mut pairs);
+                *slot = pairs[(turn * 7) % pairs.len()];
+            }
+            for _ in 0..2 {
+                for side in 0..SIDES {
+                    let v = eval.evaluate(&field, side);
+                    assert_eq!(v, fresh.value(&field, side), "turn {turn}, side {side}");
+                    positions += 1;
+                }
+            }
+            field.apply_unchecked([joint[0].0, joint[1].0]);
+        }
+        assert!(positions > 40, "{positions} positions");
+        // The last position again, remembered, with other weights.
+        let before = eval.evaluate(&field, 0);
+        eval.weights.attack_time += 100;
+        fresh.weights.attack_time += 100;
+        let after = eval.evaluate(&field, 0);
+        assert_eq!(after, fresh.value(&field, 0));
+        assert_ne!(before, after, "the attack times should differ here");
     }
 }
