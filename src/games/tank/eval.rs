@@ -94,12 +94,14 @@ pub struct TankEval {
     /// Values for side 0 of positions a search met at its horizon, by
     /// position key (`Field::key` with the lowest bit set, so that key 0
     /// marks an empty slot): the same position is reached by many orders
-    /// of the same moves. Made with `leaf_weights`.
+    /// of the same moves.
     leaves: Vec<(u64, i32)>,
-    leaf_weights: Weights,
-    /// The race bonus by attack time, and the weights it was made from
-    /// (`race` and the bits of `race_turns`).
-    race: ([i32; FAR as usize + 1], i32, u64),
+    /// The race bonus by attack time.
+    race: [i32; FAR as usize + 1],
+    /// The weights that `race` and `leaves` were made with (`None` before
+    /// the first use): the weights are public, and what was made with
+    /// others is stale.
+    made_with: Option<Weights>,
 }
 
 impl Default for TankEval {
@@ -116,8 +118,8 @@ impl TankEval {
             prune: true,
             cache: vec![None; CACHE_SLOTS],
             leaves: vec![(0, 0); LEAF_SLOTS],
-            leaf_weights: Weights::default(),
-            race: ([0; FAR as usize + 1], 0, 0),
+            race: [0; FAR as usize + 1],
+            made_with: None,
         }
     }
 
@@ -156,13 +158,13 @@ impl TankEval {
     /// whether the game is over.
     pub fn value(&mut self, field: &Field, side: usize) -> i32 {
         let w = self.weights;
-        self.update_race();
+        self.sync_weights();
         let slot = self.slot_index(field);
         let times = &self.cache[slot]
             .as_ref()
             .expect("filled by slot_index")
             .time;
-        let race = &self.race.0;
+        let race = &self.race;
         let occ = field.occupancy();
         let mut total = 0;
         for s in 0..SIDES {
@@ -224,18 +226,19 @@ impl TankEval {
         total
     }
 
-    /// Fills the race bonus table when the weights changed (see
-    /// [`Weights::race`]); the bonus is 0 for a base out of reach.
-    fn update_race(&mut self) {
-        let (k, turns) = (self.weights.race, self.weights.race_turns);
-        if self.race.1 == k && self.race.2 == turns.to_bits() {
+    /// When the weights changed: fills the race bonus table again (see
+    /// [`Weights::race`]; the bonus is 0 for a base out of reach) and
+    /// forgets the remembered leaf values.
+    fn sync_weights(&mut self) {
+        if self.made_with == Some(self.weights) {
             return;
         }
-        let mut table = [0; FAR as usize + 1];
-        for (t, r) in table.iter_mut().enumerate().take(FAR as usize) {
+        let (k, turns) = (self.weights.race, self.weights.race_turns);
+        for (t, r) in self.race.iter_mut().enumerate().take(FAR as usize) {
             *r = (f64::from(k) * (-(t as f64) / turns).exp()).round() as i32;
         }
-        self.race = (table, k, turns.to_bits());
+        self.leaves.fill((0, 0));
+        self.made_with = Some(self.weights);
     }
 
     /// Move-ordering score of one tank's action for `side`'s tank `t`:
@@ -392,11 +395,7 @@ impl Evaluator<Field> for TankEval {
     /// [`TankEval::value`], remembered by position: a value for one side
     /// is minus the value for the other.
     fn evaluate(&mut self, game: &Field, me: usize) -> i32 {
-        if self.leaf_weights != self.weights {
-            // The weights are public: values made with others are stale.
-            self.leaves.fill((0, 0));
-            self.leaf_weights = self.weights;
-        }
+        self.sync_weights();
         let key = game.key() | 1;
         let i = (key >> (64 - LEAF_SLOTS.trailing_zeros())) as usize;
         let v = if self.leaves[i].0 == key {
