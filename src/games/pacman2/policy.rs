@@ -442,16 +442,16 @@ impl View {
             near: [0; PLAYERS],
             beams: [0; PLAYERS],
         };
-        for p in 0..PLAYERS {
+        // Each player's row of the reach table.
+        let mut row = [NOWHERE as u8; PLAYERS];
+        for (p, r) in row.iter_mut().enumerate() {
             let c = cur.cell[p] as usize;
-            let live = mask(cur.alive & (1 << p) != 0);
+            let alive = cur.alive & (1 << p) != 0;
+            let live = mask(alive);
             v.bit[p] = super::bit(cur.cell[p]) & live;
             v.near[p] = policy.near[c] & live;
             v.beams[p] = policy.beam_any[c] & live & mask(cur.strength[p] > policy.skill_cost);
-        }
-        let mut row = [NOWHERE as u8; PLAYERS];
-        for (p, r) in row.iter_mut().enumerate() {
-            if cur.alive & (1 << p) != 0 {
+            if alive {
                 *r = cur.cell[p];
             }
         }
