@@ -191,10 +191,6 @@ fn search(
 ) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy =
         GreedyPolicy::new(game).with_shot_weights(GreedyPolicy::shot_weights(me, odds));
-    policy.kill_answer = std::env::var("PACMAN_KILL_ANSWER")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)

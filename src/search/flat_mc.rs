@@ -84,22 +84,6 @@ pub trait Policy<G: Game> {
         }
     }
 
-    /// Called on each rollout's first joint action after every player
-    /// chose it, to let players other than `me` answer the others' choices
-    /// (they cannot on Botzone, but a player that foresees them plays as if
-    /// it could). Returns the players whose action changed (bit `p`); their
-    /// choice gets no credit in that rollout. The default changes nothing.
-    #[inline]
-    fn answer_first(
-        &mut self,
-        _game: &G,
-        _me: usize,
-        _rng: &mut Rng,
-        _joint: &mut [G::Action],
-    ) -> u32 {
-        0
-    }
-
     /// Fills `joint` for every player but `me`, whose slot the search sets
     /// afterwards: [`Policy::action`] for every other active player, the
     /// default action for the inactive ones. A policy that computes a whole
@@ -521,14 +505,6 @@ impl<F, E> FlatMc<F, E> {
                 if mix > 0.0 && p != me && game.is_active(p) && rng.unit() < mix {
                     joint[p] = policy.action(game, p, rng);
                     path[p * plies] = NONE;
-                }
-            }
-            let answered = policy.answer_first(game, me, rng, &mut joint);
-            if answered != 0 {
-                for p in 0..players {
-                    if p != me && answered >> p & 1 != 0 {
-                        path[p * plies] = NONE;
-                    }
                 }
             }
             game.apply_unchecked(&joint);

@@ -91,9 +91,6 @@ pub struct GreedyPolicy {
     /// Each player's preference for a shot per player in its path, in
     /// [`GreedyPolicy::joint`].
     shot_hit: [i32; PLAYERS],
-    /// experiment: the odds that a player answers the first turn's moves
-    /// with a beam that kills
-    pub kill_answer: f64,
 }
 
 impl GreedyPolicy {
@@ -109,7 +106,6 @@ impl GreedyPolicy {
             reach: [[0; REACH]; MAX_CELLS + 1],
             skill_cost: game.constants().skill_cost,
             shot_hit: [SHOT_HIT; PLAYERS],
-            kill_answer: 0.0,
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -407,68 +403,6 @@ impl Policy<Pacman2> for GreedyPolicy {
     #[inline]
     fn fill_others(&mut self, game: &Pacman2, _me: usize, rng: &mut Rng, joint: &mut [Action]) {
         joint[..PLAYERS].copy_from_slice(&self.joint(game, rng));
-    }
-
-    fn answer_first(
-        &mut self,
-        game: &Pacman2,
-        me: usize,
-        rng: &mut Rng,
-        joint: &mut [Action],
-    ) -> u32 {
-        if self.kill_answer <= 0.0 {
-            return 0;
-        }
-        let cur = &game.cur;
-        let hit = self.skill_cost * 3 / 2;
-        // Where each live player a beam kills ends its move.
-        let mut prey = [0u128; PLAYERS];
-        for q in 0..PLAYERS {
-            if cur.alive & (1 << q) == 0 || cur.strength[q] > hit {
-                continue;
-            }
-            let c = cur.cell[q] as usize;
-            let mut to = super::bit(cur.cell[q]);
-            if joint[q].is_move() {
-                let d = joint[q].code() as u8;
-                for m in &self.moves[c][..usize::from(self.move_count[c])] {
-                    if m.dir == d {
-                        to = m.bit;
-                    }
-                }
-            }
-            prey[q] = to;
-        }
-        let mut changed = 0;
-        for p in 0..PLAYERS {
-            if p == me
-                || cur.alive & (1 << p) == 0
-                || cur.strength[p] <= self.skill_cost
-                || joint[p].is_shot()
-            {
-                continue;
-            }
-            let mut targets = 0u128;
-            for (q, &b) in prey.iter().enumerate() {
-                if q != p {
-                    targets |= b;
-                }
-            }
-            if targets == 0 {
-                continue;
-            }
-            let c = cur.cell[p] as usize;
-            for d in 0..4 {
-                if self.beam[c][d] & targets != 0 {
-                    if rng.unit() < self.kill_answer {
-                        joint[p] = Action::from_code(4 + d as i64);
-                        changed |= 1 << p;
-                    }
-                    break;
-                }
-            }
-        }
-        changed
     }
 }
 
