@@ -157,8 +157,13 @@ impl TankEval {
     /// The value of `field` for `side` (higher is better), not counting
     /// whether the game is over.
     pub fn value(&mut self, field: &Field, side: usize) -> i32 {
-        let w = self.weights;
         self.sync_weights();
+        self.value_synced(field, side)
+    }
+
+    /// [`TankEval::value`] once [`TankEval::sync_weights`] has run.
+    fn value_synced(&mut self, field: &Field, side: usize) -> i32 {
+        let w = self.weights;
         let slot = self.slot_index(field);
         let times = &self.cache[slot]
             .as_ref()
@@ -401,7 +406,7 @@ impl Evaluator<Field> for TankEval {
         let v = if self.leaves[i].0 == key {
             self.leaves[i].1
         } else {
-            let v = self.value(game, 0);
+            let v = self.value_synced(game, 0);
             self.leaves[i] = (key, v);
             v
         };
