@@ -34,69 +34,6 @@ struct TankBot {
     player: TankMinimax,
     /// The match so far (`None` before the first request).
     tracker: Option<Tracker>,
-    /// Experiment: the tanks' cells at the last answer, and for how many
-    /// answers in a row they have not changed.
-    last_cells: [Option<usize>; 4],
-    still: u32,
-}
-
-/// Experiment (`TANK_BREAK=n`): after `n` answers with no tank moving, a
-/// loaded tank of ours that faces an enemy tank through exactly one brick
-/// shoots that brick.
-fn break_after() -> Option<u32> {
-    std::env::var("TANK_BREAK").ok()?.trim().parse().ok()
-}
-
-fn lock_break(field: &botzone::games::tank::Field, side: usize) -> Option<(usize, TankAction)> {
-    use botzone::games::tank::item;
-    const SHOTS: [TankAction; 4] = [
-        TankAction::UpShoot,
-        TankAction::RightShoot,
-        TankAction::DownShoot,
-        TankAction::LeftShoot,
-    ];
-    let enemy = if side == 0 {
-        item::RED0 | item::RED1
-    } else {
-        item::BLUE0 | item::BLUE1
-    };
-    for t in 0..2 {
-        let Some(c) = field.tank_cell(side * 2 + t) else {
-            continue;
-        };
-        if field.shot_last_turn(side, t) {
-            continue;
-        }
-        // Not while a loaded enemy tank has a clear line on it: its shot
-        // is cancelled only by ours at it.
-        let exposed = (0..4).any(|d| {
-            field.first_hit(c, d).is_some_and(|e| {
-                let items = field.at_cell(e);
-                (0..2).any(|u| {
-                    let i = (1 - side) * 2 + u;
-                    items & (item::BLUE0 << i) != 0 && !field.shot_last_turn(1 - side, u)
-                })
-            })
-        });
-        if exposed {
-            continue;
-        }
-        for d in 0..4 {
-            let Some(b) = field.first_hit(c, d) else {
-                continue;
-            };
-            if field.at_cell(b) != item::BRICK {
-                continue;
-            }
-            let Some(e) = field.first_hit(b, d) else {
-                continue;
-            };
-            if field.at_cell(e) & enemy != 0 && field.is_valid(side, t, SHOTS[d]) {
-                return Some((t, SHOTS[d]));
-            }
-        }
-    }
-    None
 }
 
 impl TankBot {
@@ -104,8 +41,6 @@ impl TankBot {
         TankBot {
             player: TankMinimax::new(TABLE_BITS),
             tracker: None,
-            last_cells: [None; 4],
-            still: 0,
         }
     }
 
@@ -120,33 +55,15 @@ impl TankBot {
             let answer = tracker.answer([TankAction::Stay; 2]);
             return Ok(Output::new(answer).with_debug("game over"));
         }
-        let cells: [Option<usize>; 4] = std::array::from_fn(|i| tracker.field().tank_cell(i));
-        if cells == self.last_cells {
-            self.still += 1;
-        } else {
-            self.still = 0;
-            self.last_cells = cells;
-        }
         let result = self.player.choose(tracker.field_mut(), side, deadline);
-        let mut pair = result.best.0;
-        let mut broke = "";
-        if let Some(n) = break_after() {
-            if self.still >= n && result.value.abs() < 300 {
-                if let Some((t, shot)) = lock_break(tracker.field(), side) {
-                    pair[t] = shot;
-                    self.still = 0;
-                    broke = " break";
-                }
-            }
-        }
         let debug = format!(
-            "depth {}, nodes {}, value {}, {} ms{broke}",
+            "depth {}, nodes {}, value {}, {} ms",
             result.depth,
             result.nodes,
             result.value,
             deadline.elapsed().as_millis()
         );
-        Ok(Output::new(tracker.answer(pair)).with_debug(debug))
+        Ok(Output::new(tracker.answer(result.best.0)).with_debug(debug))
     }
 }
 
