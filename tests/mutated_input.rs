@@ -203,38 +203,49 @@ fn action_code(v: &Value) -> bool {
     v.as_i64().is_some_and(|a| (-1..=7).contains(&a))
 }
 
+/// Every traditional-mode sample of `game` in `documents` and its
+/// keep-running sample `lines`, mutated, through `bin`.
+fn survives(
+    bin: &str,
+    game: &str,
+    documents: &[&str],
+    lines: &str,
+    seed: u64,
+    shape: &dyn Fn(&Value) -> bool,
+) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for name in documents {
+        traditional(bin, &sample(game, name), &mut rng, shape);
+    }
+    keep_running(bin, &sample(game, lines), &mut rng, shape);
+}
+
 #[test]
 fn pacman_mc_survives_mutated_requests() {
-    let bin = env!("CARGO_BIN_EXE_pacman_mc");
-    let shape = |r: &Value| action_code(&r["action"]);
-    let mut rng = StdRng::seed_from_u64(1);
-    for name in ["first-turn.json", "mid-game.json"] {
-        traditional(bin, &sample("pacman2", name), &mut rng, &shape);
-    }
-    keep_running(
-        bin,
-        &sample("pacman2", "keep-running.txt"),
-        &mut rng,
-        &shape,
+    let documents = ["first-turn.json", "mid-game.json"];
+    survives(
+        env!("CARGO_BIN_EXE_pacman_mc"),
+        "pacman2",
+        &documents,
+        "keep-running.txt",
+        1,
+        &|r| action_code(&r["action"]),
     );
 }
 
 #[test]
 fn tank_minimax_survives_mutated_requests() {
-    let bin = env!("CARGO_BIN_EXE_tank_minimax");
-    let shape = |r: &Value| {
-        r.as_array()
-            .is_some_and(|pair| pair.len() == 2 && pair.iter().all(action_code))
-    };
-    let mut rng = StdRng::seed_from_u64(2);
-    for name in ["first_turn_blue.json", "midgame_history_red.json"] {
-        traditional(bin, &sample("tank", name), &mut rng, &shape);
-    }
-    keep_running(
-        bin,
-        &sample("tank", "keep_running_blue.txt"),
-        &mut rng,
-        &shape,
+    let documents = ["first_turn_blue.json", "midgame_history_red.json"];
+    survives(
+        env!("CARGO_BIN_EXE_tank_minimax"),
+        "tank",
+        &documents,
+        "keep_running_blue.txt",
+        2,
+        &|r| {
+            r.as_array()
+                .is_some_and(|pair| pair.len() == 2 && pair.iter().all(action_code))
+        },
     );
 }
 
