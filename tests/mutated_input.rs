@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
+use botzone::games::enclosure::line_protocol::{parse_action, parse_pos};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -299,14 +300,7 @@ fn enclosure_mc_survives_mutated_lines() {
             out.status
         );
         for line in String::from_utf8_lossy(&out.stdout).lines() {
-            let t: Vec<&str> = line.split(' ').collect();
-            let ok = match t.as_slice() {
-                ["[POS]", x, y] => x.parse::<u8>().is_ok() && y.parse::<u8>().is_ok(),
-                ["[ACTION]", d, p] => {
-                    ["u", "d", "l", "r", "s"].contains(d) && p.parse::<i8>().is_ok()
-                }
-                _ => false,
-            };
+            let ok = parse_pos(line).is_some() || parse_action(line).is_some();
             assert!(ok, "{line:?} is no protocol line, on {input:?}");
         }
     }
