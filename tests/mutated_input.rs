@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;
 
@@ -22,10 +22,7 @@ use serde_json::{json, Value};
 const CASES: usize = 12;
 
 fn sample(game: &str, name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("input-samples")
-        .join(game)
-        .join(name);
+    let path = common::input_sample(game, name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

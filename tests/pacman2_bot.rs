@@ -19,9 +19,7 @@ use botzone::rng::Rng;
 use serde_json::{json, Value as J};
 
 fn sample(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("input-samples/pacman2")
-        .join(name)
+    common::input_sample("pacman2", name)
 }
 
 const FIRST_TURN: &str = "first-turn.json";

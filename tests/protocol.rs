@@ -17,9 +17,7 @@ fn run_bot(stdin: &[u8]) -> Output {
 }
 
 fn sample(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("input-samples/echo")
-        .join(name);
+    let path = common::input_sample("echo", name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

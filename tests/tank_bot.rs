@@ -21,9 +21,7 @@ fn bot() -> PathBuf {
 }
 
 fn sample(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("input-samples/tank")
-        .join(name);
+    let path = common::input_sample("tank", name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

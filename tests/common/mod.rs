@@ -1,7 +1,7 @@
 //! Shared test helpers, for the tests of both packages (`cli/tests` include
 //! this file by path): a counting global allocator (per thread, so tests
-//! running in parallel do not disturb each other), fixture paths, the
-//! workspace's binaries and scratch directories.
+//! running in parallel do not disturb each other), fixture and
+//! input-sample paths, the workspace's binaries and scratch directories.
 #![allow(dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -68,6 +68,12 @@ pub fn root() -> PathBuf {
 /// `tests/fixtures/<rel>`.
 pub fn fixture(rel: &str) -> PathBuf {
     root().join("tests/fixtures").join(rel)
+}
+
+/// `input-samples/<game>/<name>`: the README's sample inputs of a game
+/// (`game` is the folder, e.g. `pacman2`, `tank` or `echo`).
+pub fn input_sample(game: &str, name: &str) -> PathBuf {
+    root().join("input-samples").join(game).join(name)
 }
 
 /// A binary of the workspace (a bot of the library's package, or the
