@@ -121,15 +121,6 @@ impl PacmanMc {
             *q = self.types.policy_probability(p);
         }
         let result = search(game, me, deadline, &mut self.rng, DEPTH, odds);
-        if std::env::var("PACMAN_ARMS").is_ok() {
-            for (p, arms) in result.players.iter().enumerate() {
-                let v: Vec<String> = arms
-                    .iter()
-                    .map(|a| format!("{}:{}:{:.2}", a.action.code(), a.visits, a.mean()))
-                    .collect();
-                eprintln!("p{p} {}", v.join(" "));
-            }
-        }
         for (p, arms) in result.players.iter().enumerate() {
             if p != me {
                 self.types.expect(p, arms);
@@ -138,25 +129,6 @@ impl PacmanMc {
         // `expect` records what the search saw; the odds stay as searched.
         let types: Vec<String> = odds.iter().map(|q| format!("{q:.2}")).collect();
         let mut best = result.best;
-        if let Some(eps) = std::env::var("PACMAN_TIE")
-            .ok()
-            .and_then(|x| x.parse::<f64>().ok())
-        {
-            let top = result.best_mean();
-            let mut pick = (usize::MAX, 0u64, best);
-            for arm in &result.arms {
-                if arm.visits == 0 || arm.mean() < top - eps || arm.action.is_shot() {
-                    continue;
-                }
-                let d = fruit_distance(game, me, arm.action);
-                if (d, u64::MAX - arm.visits) < (pick.0, u64::MAX - pick.1) {
-                    pick = (d, arm.visits, arm.action);
-                }
-            }
-            if pick.0 != usize::MAX {
-                best = pick.2;
-            }
-        }
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
         }
@@ -228,65 +200,6 @@ fn search(
         mc = mc.policy_mix_of(p, TYPE_MOST * q);
     }
     mc.search(game, me, deadline, rng, &mut policy)
-}
-
-/// Steps from where `action` takes player `p` to the nearest fruit (the
-/// cells next to a generator when there is no fruit), walls counted.
-fn fruit_distance(game: &Pacman2, p: usize, action: Action) -> usize {
-    let (w, h) = (game.width(), game.height());
-    let pl = game.player(p);
-    let step = |r: usize, c: usize, d: i8| match d {
-        0 => ((r + h - 1) % h, c),
-        1 => (r, (c + 1) % w),
-        2 => ((r + 1) % h, c),
-        3 => (r, (c + w - 1) % w),
-        _ => (r, c),
-    };
-    let (r, c) = step(pl.row, pl.col, action.code());
-    let mut targets = game.small_fruit_cells() | game.large_fruit_cells();
-    if targets == 0 {
-        for gr in 0..h {
-            for gc in 0..w {
-                if game.static_at(gr, gc) & 16 != 0 {
-                    for dr in [h - 1, 0, 1] {
-                        for dc in [w - 1, 0, 1] {
-                            targets |= 1u128 << (((gr + dr) % h) * w + (gc + dc) % w);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let mut seen = [false; 128];
-    let mut queue = [(0u8, 0u16); 128];
-    let (mut head, mut tail) = (0, 0);
-    let start = r * w + c;
-    seen[start] = true;
-    queue[tail] = (start as u8, 0);
-    tail += 1;
-    while head < tail {
-        let (cell, dist) = queue[head];
-        head += 1;
-        let cell = usize::from(cell);
-        if targets & (1u128 << cell) != 0 {
-            return usize::from(dist);
-        }
-        let (cr, cc) = (cell / w, cell % w);
-        let walls = game.static_at(cr, cc);
-        for d in 0..4i8 {
-            if walls & (1 << d) != 0 {
-                continue;
-            }
-            let (nr, nc) = step(cr, cc, d);
-            let n = nr * w + nc;
-            if !seen[n] {
-                seen[n] = true;
-                queue[tail] = (n as u8, dist + 1);
-                tail += 1;
-            }
-        }
-    }
-    usize::MAX - 1
 }
 
 fn answer(action: Action, debug: String) -> Output {

@@ -91,15 +91,6 @@ pub struct GreedyPolicy {
     /// Each player's preference for a shot per player in its path, in
     /// [`GreedyPolicy::joint`].
     shot_hit: [i32; PLAYERS],
-    /// Experiment: the beam-path weight for a player that one hit kills,
-    /// now or when its boost runs out (`PACMAN_FRAGILE`).
-    fragile_w: i32,
-    /// Experiment: each player's preference for a shot per player in its
-    /// path that the hit kills (`PACMAN_SHOT_SPLIT=nonkill,kill`).
-    shot_kill: [i32; PLAYERS],
-    split: Option<(i32, i32)>,
-    hit: i32,
-    enh: i32,
 }
 
 impl GreedyPolicy {
@@ -115,17 +106,6 @@ impl GreedyPolicy {
             reach: [[0; REACH]; MAX_CELLS + 1],
             skill_cost: game.constants().skill_cost,
             shot_hit: [SHOT_HIT; PLAYERS],
-            fragile_w: std::env::var("PACMAN_FRAGILE")
-                .ok()
-                .and_then(|x| x.parse().ok())
-                .unwrap_or(W_BEAM_THREAT),
-            shot_kill: [SHOT_HIT; PLAYERS],
-            split: std::env::var("PACMAN_SHOT_SPLIT").ok().and_then(|x| {
-                let (a, b) = x.split_once(',')?;
-                Some((a.parse().ok()?, b.parse().ok()?))
-            }),
-            hit: game.constants().skill_cost * 3 / 2,
-            enh: game.constants().large_fruit_enhancement,
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -238,15 +218,6 @@ impl GreedyPolicy {
     /// keeps [`SHOT_HIT`].
     pub fn with_shot_weights(mut self, weights: [i32; PLAYERS]) -> Self {
         self.shot_hit = weights;
-        self.shot_kill = weights;
-        if let Some((a, b)) = self.split {
-            for p in 0..PLAYERS {
-                let q = f64::from(weights[p] - SEARCHER_SHOT_HIT)
-                    / f64::from(SHOT_HIT - SEARCHER_SHOT_HIT);
-                self.shot_hit[p] = a + (f64::from(SHOT_HIT - a) * q).round() as i32;
-                self.shot_kill[p] = b + (f64::from(SHOT_HIT - b) * q).round() as i32;
-            }
-        }
         self
     }
 
@@ -273,7 +244,7 @@ impl GreedyPolicy {
         let mut joint = [Action::Stay; PLAYERS];
         for (p, slot) in joint.iter_mut().enumerate() {
             if view.alive & (1 << p) != 0 {
-                *slot = self.pick(game, &view, p, rng, self.shot_hit[p], self.shot_kill[p]);
+                *slot = self.pick(game, &view, p, rng, self.shot_hit[p]);
             }
         }
         joint
@@ -283,7 +254,7 @@ impl GreedyPolicy {
     /// preference for shots.
     pub fn action(&self, game: &Pacman2, p: usize, rng: &mut Rng) -> Action {
         let view = View::of(self, game);
-        self.pick(game, &view, p, rng, SHOT_HIT, SHOT_HIT)
+        self.pick(game, &view, p, rng, SHOT_HIT)
     }
 
     /// The policy's action for `p`, with `shot_hit` as its preference for a
@@ -294,16 +265,7 @@ impl GreedyPolicy {
     /// action is kept by a `max`: which way such branches would go changes
     /// from call to call, and mispredicted branches cost more than the work
     /// they save.
-    #[allow(clippy::too_many_arguments)]
-    fn pick(
-        &self,
-        game: &Pacman2,
-        v: &View,
-        p: usize,
-        rng: &mut Rng,
-        shot_hit: i32,
-        shot_kill: i32,
-    ) -> Action {
+    fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng, shot_hit: i32) -> Action {
         let me = v.cell[p] as usize;
         let s = v.strength[p];
         // Where stronger players are or can step to, where beams of players
@@ -313,15 +275,7 @@ impl GreedyPolicy {
         let mut others = 0u128;
         let mut weaker = 0u128;
         let mut stronger = 0u128;
-        let mut killable = 0u128;
         for q in 0..PLAYERS {
-            let qbase = v.strength[q]
-                - if v.boosted & (1 << q) != 0 {
-                    self.enh
-                } else {
-                    0
-                };
-            killable |= v.bit[q] & mask(q != p && qbase <= self.hit);
             // `p` itself is neither stronger nor weaker than itself.
             let not_me = mask(q != p);
             let is_stronger = mask(v.strength[q] > s);
@@ -345,17 +299,7 @@ impl GreedyPolicy {
         };
         // Staying.
         let here = v.bit[p];
-        let base = s - if v.boosted & (1 << p) != 0 {
-            self.enh
-        } else {
-            0
-        };
-        let w_beam = if base <= self.hit {
-            self.fragile_w
-        } else {
-            W_BEAM_THREAT
-        };
-        let stay = W_DANGER * has(danger, here) + w_beam * has(beams, here);
+        let stay = W_DANGER * has(danger, here) + W_BEAM_THREAT * has(beams, here);
         consider(0, stay, &mut noise);
         // Moves: toward the nearest fruit no other player stands on, among
         // those this player reaches first if there are any.
@@ -384,7 +328,7 @@ impl GreedyPolicy {
                 score += W_DANGER;
             }
             if beams & nb != 0 {
-                score += w_beam;
+                score += W_BEAM_THREAT;
             }
             if others & nb == 0 {
                 if small & nb != 0 {
@@ -406,15 +350,10 @@ impl GreedyPolicy {
         if s > self.skill_cost {
             for d in 0..4 {
                 let hits = (self.beam[me][d] & others).count_ones() as i32;
-                let kills = (self.beam[me][d] & killable).count_ones() as i32;
                 let score = if hits > 0 {
-                    shot_hit * (hits - kills) + shot_kill * kills
+                    shot_hit * hits
                 } else {
                     W_SHOT_MISS
-                } + if base <= self.hit && self.fragile_w != W_BEAM_THREAT {
-                    self.fragile_w * has(beams, here)
-                } else {
-                    0
                 };
                 consider(5 + d, score, &mut noise);
             }
