@@ -438,3 +438,74 @@ fn greedy_rollouts_are_valid_and_allocation_free() {
         assert_eq!(game.turn(), 0);
     }
 }
+
+/// With one fruit left on the field, farther from the bot than the rollout
+/// policy looks (ten steps), every first action leads to the same rollouts
+/// (nor any generator's wave) and the means differ by noise alone: the
+/// bot walks toward the fruit
+/// (the near ties go to the action nearest to it) instead of wandering.
+/// Traditional mode, a fixed budget and seed, the others staying put.
+#[test]
+fn far_from_every_fruit_the_bot_walks_toward_one() {
+    let mut checked = 0;
+    for seed in 1..=12u32 {
+        let map = Map::generate(seed);
+        let mut first: J = serde_json::from_str(&map.to_json_with_id(Some(0))).unwrap();
+        let game = Pacman2::new(&map);
+        let me = game.player(0);
+        // The fruit cell farthest from player 0 (ties: the first).
+        let w = game.width();
+        let fruit = game.small_fruit_cells() | game.large_fruit_cells();
+        let (mut far, mut far_steps) = (None, 0);
+        for cell in (0..w * game.height()).filter(|&c| fruit >> c & 1 == 1) {
+            let steps = game.steps_to(me.row, me.col, 1u128 << cell).unwrap_or(0);
+            if steps > far_steps {
+                (far, far_steps) = (Some(cell), steps);
+            }
+        }
+        let Some(target) = far.filter(|_| far_steps > 12) else {
+            continue;
+        };
+        // Every fruit but that one taken off the field (16 small, 32 large).
+        let content = first["content"].as_array_mut().unwrap();
+        for (r, row) in content.iter_mut().enumerate() {
+            for (c, v) in row.as_array_mut().unwrap().iter_mut().enumerate() {
+                let kept = if r * w + c == target { 48 } else { 0 };
+                *v = json!(v.as_u64().unwrap() & (15 | kept));
+            }
+        }
+        // No generator wave within the rollouts' reach either.
+        first["GENERATOR_INTERVAL"] = json!(90);
+        let parsed = botzone::json::Value::parse(&first.to_string()).unwrap();
+        let mut game = Pacman2::new(&Map::from_json(&parsed).unwrap());
+        let bit = 1u128 << target;
+        let start = game.steps_to(me.row, me.col, bit).unwrap();
+        let mut requests = vec![first];
+        let mut responses = vec![];
+        for _ in 0..8 {
+            let input = json!({"requests": requests, "responses": responses}).to_string();
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_pacman_mc"));
+            cmd.env("BOTZONE_SEED", "7")
+                .env("BOTZONE_ITERATIONS", "3000");
+            let out =
+                common::run_program(cmd, input.as_bytes(), std::time::Duration::from_secs(60));
+            let answer = &answers(&out)[0]["response"];
+            let code = answer["action"].as_i64().unwrap();
+            let mut joint = [Action::Stay; PLAYERS];
+            joint[0] = Action::from_code(code);
+            assert!(game.is_valid(0, joint[0]), "map {seed}: {code}");
+            game.apply_unchecked(&joint);
+            responses.push(answer.clone());
+            requests.push(json!({"0": {"action": code}, "1": {"action": -1},
+                "2": {"action": -1}, "3": {"action": -1}}));
+        }
+        let at = game.player(0);
+        let end = game.steps_to(at.row, at.col, bit).unwrap();
+        assert!(
+            end + 6 <= start,
+            "map {seed}: {start} steps from the fruit, then {end}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} maps had a fruit far enough");
+}
