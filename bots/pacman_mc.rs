@@ -15,12 +15,6 @@
 //! (`botzone::time::Deadline`), and says how many rollouts it ran in
 //! `debug` (`rollouts=123456 ...`).
 //!
-//! The answer is the most tried first action, except that among the stays
-//! and moves whose mean comes within [`TIE`] of its own it takes the one
-//! that ends nearest to a fruit (`toward_fruit`): with no fruit within the
-//! policy's reach the means differ by noise alone, and the bot would
-//! otherwise wander, or step back and forth in a dead end.
-//!
 //! It models the opponents across turns (`pacman2::policy::TypeModel`):
 //! each turn it weighs every player's action under the rollout policy
 //! against its own search's expectation of that player, and in that
@@ -53,7 +47,7 @@ use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
 use botzone::rng::Rng;
-use botzone::search::flat_mc::{FlatMc, Limits, SearchResult};
+use botzone::search::flat_mc::{FlatMc, Limits};
 use botzone::time::Deadline;
 
 struct PacmanMc {
@@ -134,7 +128,7 @@ impl PacmanMc {
         }
         // `expect` records what the search saw; the odds stay as searched.
         let types: Vec<String> = odds.iter().map(|q| format!("{q:.2}")).collect();
-        let mut best = toward_fruit(game, me, &result);
+        let mut best = result.best;
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
         }
@@ -157,11 +151,6 @@ impl PacmanMc {
 
 /// Turns a rollout plays before it is valued by [`evaluate`].
 const DEPTH: u32 = 20;
-
-/// How near (in [`evaluate`]'s units: a rank is worth 10) the mean of a
-/// first action must come to that of the most tried one for
-/// [`toward_fruit`] to weigh it as an answer.
-const TIE: f64 = 1.0;
 
 /// The UCB1 exploration constant of the decoupled turns, in
 /// [`evaluate`]'s units (a rank is worth 10, the whole strength share 100).
@@ -199,7 +188,7 @@ fn search(
     rng: &mut Rng,
     depth: u32,
     odds: [f64; PLAYERS],
-) -> SearchResult<Action> {
+) -> botzone::search::flat_mc::SearchResult<Action> {
     let mut policy =
         GreedyPolicy::new(game).with_shot_weights(GreedyPolicy::shot_weights(me, odds));
     let mut mc = FlatMc::new(Limits::from_env())
@@ -211,60 +200,6 @@ fn search(
         mc = mc.policy_mix_of(p, TYPE_MOST * q);
     }
     mc.search(game, me, deadline, rng, &mut policy)
-}
-
-/// The answer from `result`, `me`'s search: among its stays and moves
-/// whose mean is within [`TIE`] of the most tried action's, the one that
-/// ends nearest to a fruit ([`steps_to_fruit`]), the most tried of those
-/// on a tie; the most tried action when none is that close.
-///
-/// Where no fruit is within the rollout policy's reach, every first action
-/// leads to the same rollouts and the means differ by noise alone: the
-/// most tried action then wanders, and a player can step back and forth
-/// in a dead end until the boosts run out around it. Steps to the nearest
-/// fruit break such ties toward the fruit.
-fn toward_fruit(game: &Pacman2, me: usize, result: &SearchResult<Action>) -> Action {
-    let top = result.best_mean();
-    let mut pick = result.best;
-    // (steps, visits) of `pick` once one of the near ties is taken.
-    let mut key: Option<(u32, u64)> = None;
-    for arm in &result.arms {
-        if arm.visits == 0 || arm.mean() < top - TIE || arm.action.is_shot() {
-            continue;
-        }
-        let steps = steps_to_fruit(game, me, arm.action);
-        let better = match key {
-            None => true,
-            Some((s, v)) => steps < s || (steps == s && arm.visits > v),
-        };
-        if better {
-            key = Some((steps, arm.visits));
-            pick = arm.action;
-        }
-    }
-    pick
-}
-
-/// Steps from where `action` (a stay or a move) takes live player `me` to
-/// the nearest fruit, or to the nearest cell the generators fill when no
-/// fruit is left; `u32::MAX` when none can be reached.
-fn steps_to_fruit(game: &Pacman2, me: usize, action: Action) -> u32 {
-    let (w, h) = (game.width(), game.height());
-    let at = game.player(me);
-    let (row, col) = match action {
-        Action::Up => ((at.row + h - 1) % h, at.col),
-        Action::Right => (at.row, (at.col + 1) % w),
-        Action::Down => ((at.row + 1) % h, at.col),
-        Action::Left => (at.row, (at.col + w - 1) % w),
-        _ => (at.row, at.col),
-    };
-    let fruit = game.small_fruit_cells() | game.large_fruit_cells();
-    let targets = if fruit != 0 {
-        fruit
-    } else {
-        game.spawn_cells()
-    };
-    game.steps_to(row, col, targets).unwrap_or(u32::MAX)
 }
 
 fn answer(action: Action, debug: String) -> Output {

@@ -838,64 +838,6 @@ impl Pacman2 {
         u128::from(self.cur.large[0]) | (u128::from(self.cur.large[1]) << 64)
     }
 
-    /// The cells the generators fill at each wave (every cell next to a
-    /// generator, diagonals included, that is not one), as a bit set (see
-    /// [`Pacman2::small_fruit_cells`]).
-    #[inline]
-    pub fn spawn_cells(&self) -> u128 {
-        u128::from(self.board.spawn[0]) | (u128::from(self.board.spawn[1]) << 64)
-    }
-
-    /// Steps from the cell at `row`, `col` to the nearest cell of
-    /// `targets` (a bit set, see [`Pacman2::small_fruit_cells`]) for a
-    /// player walking alone: walls block, the field wraps around its
-    /// edges, and players are ignored. 0 when the cell is one; `None` when
-    /// no target can be reached. A breadth-first search on the stack: no
-    /// allocation.
-    ///
-    /// ```
-    /// use botzone::games::pacman2::{Map, Pacman2};
-    ///
-    /// let game = Pacman2::new(&Map::generate(1));
-    /// let me = game.player(0);
-    /// let here = 1u128 << (me.row * game.width() + me.col);
-    /// assert_eq!(game.steps_to(me.row, me.col, here), Some(0));
-    /// assert_eq!(game.steps_to(me.row, me.col, 0), None);
-    /// ```
-    pub fn steps_to(&self, row: usize, col: usize, targets: u128) -> Option<u32> {
-        let b = &self.board;
-        let start = row * self.width() + col;
-        if start >= MAX_CELLS || targets == 0 {
-            return None;
-        }
-        let mut queue = [0u8; MAX_CELLS];
-        let mut seen = bit(start as u8);
-        queue[0] = start as u8;
-        let (mut head, mut tail, mut layer_end, mut steps) = (0, 1, 1, 0);
-        while head < tail {
-            if head == layer_end {
-                layer_end = tail;
-                steps += 1;
-            }
-            let cell = queue[head];
-            head += 1;
-            if targets & bit(cell) != 0 {
-                return Some(steps);
-            }
-            let c = usize::from(cell);
-            // The four moves: codes 0..=3, bits 1..=4 of `valid`.
-            for code in 1..=4 {
-                let next = b.dest[c][code];
-                if b.valid[c] & (1 << code) != 0 && seen & bit(next) == 0 {
-                    seen |= bit(next);
-                    queue[tail] = next;
-                    tail += 1;
-                }
-            }
-        }
-        None
-    }
-
     /// The `static` value of a cell (walls and generator bits).
     pub fn static_at(&self, row: usize, col: usize) -> u8 {
         self.board.statics[row * self.width() + col]
