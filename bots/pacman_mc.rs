@@ -47,7 +47,7 @@ use botzone::games::pacman2::{Action, Map, Pacman2, PLAYERS};
 use botzone::json::{self, Value};
 use botzone::protocol::{self, Bot, BotError, Input, Output};
 use botzone::rng::Rng;
-use botzone::search::flat_mc::{FlatMc, Limits, SearchResult};
+use botzone::search::flat_mc::{FlatMc, Limits};
 use botzone::time::Deadline;
 
 struct PacmanMc {
@@ -120,33 +120,7 @@ impl PacmanMc {
         for (p, q) in odds.iter_mut().enumerate() {
             *q = self.types.policy_probability(p);
         }
-        let mut weights = GreedyPolicy::shot_weights(me, odds);
-        if let Ok(v) = std::env::var("PACMAN_LEARN") {
-            let x: Vec<f64> = v.split(',').map(|t| t.parse().unwrap()).collect();
-            for (p, w) in weights.iter_mut().enumerate() {
-                *w = GreedyPolicy::weight_for_rate(self.types.shot_rate(p, x[0], x[1]));
-            }
-        }
-        if std::env::var("PACMAN_ARMS").is_ok() {
-            eprintln!("weights {weights:?}");
-        }
-        let result = search(game, me, deadline, &mut self.rng, DEPTH, odds, weights);
-        if std::env::var("PACMAN_ARMS").is_ok() {
-            for (p, arms) in result.players.iter().enumerate() {
-                let v: Vec<String> = arms
-                    .iter()
-                    .map(|a| {
-                        format!(
-                            "{}:{}:{:.2}",
-                            a.action.code(),
-                            a.visits,
-                            a.total / a.visits.max(1) as f64
-                        )
-                    })
-                    .collect();
-                eprintln!("p{p} {}", v.join(" "));
-            }
-        }
+        let result = search(game, me, deadline, &mut self.rng, DEPTH, odds);
         for (p, arms) in result.players.iter().enumerate() {
             if p != me {
                 self.types.expect(p, arms);
@@ -155,9 +129,6 @@ impl PacmanMc {
         // `expect` records what the search saw; the odds stay as searched.
         let types: Vec<String> = odds.iter().map(|q| format!("{q:.2}")).collect();
         let mut best = result.best;
-        if let Ok(eps) = std::env::var("PACMAN_WAVE") {
-            best = wave_plan(game, me, &result, eps.parse().unwrap_or(2.0));
-        }
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
         }
@@ -217,11 +188,9 @@ fn search(
     rng: &mut Rng,
     depth: u32,
     odds: [f64; PLAYERS],
-    weights: [i32; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    let mut policy = GreedyPolicy::new(game)
-        .with_shot_weights(weights)
-        .with_first_own(std::env::var("PACMAN_FIRST_OWN").is_ok());
+    let mut policy =
+        GreedyPolicy::new(game).with_shot_weights(GreedyPolicy::shot_weights(me, odds));
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
@@ -294,138 +263,4 @@ impl Bot for PacmanMc {
 
 fn main() -> ExitCode {
     protocol::run(&mut PacmanMc::new())
-}
-
-/// Experiment: breadth-first steps from `sources` to every cell (u32::MAX: unreachable).
-fn bfs(game: &Pacman2, sources: &[usize]) -> Vec<u32> {
-    let (w, h) = (game.width(), game.height());
-    let mut d = vec![u32::MAX; w * h];
-    let mut q = std::collections::VecDeque::new();
-    for &c in sources {
-        if d[c] != 0 {
-            d[c] = 0;
-            q.push_back(c);
-        }
-    }
-    while let Some(c) = q.pop_front() {
-        let (r, col) = (c / w, c % w);
-        let st = game.static_at(r, col);
-        let next = [
-            ((r + h - 1) % h, col),
-            (r, (col + 1) % w),
-            ((r + 1) % h, col),
-            (r, (col + w - 1) % w),
-        ];
-        for (k, &(nr, nc)) in next.iter().enumerate() {
-            if st & (1 << k) != 0 {
-                continue;
-            }
-            let n = nr * w + nc;
-            if d[n] == u32::MAX {
-                d[n] = d[c] + 1;
-                q.push_back(n);
-            }
-        }
-    }
-    d
-}
-
-/// Experiment: when no free fruit is one `me` reaches strictly first, among the
-/// stays and moves within `eps` of the most tried action's mean, the one nearest
-/// to the ring of the generator `me` leads every other player to by most.
-fn wave_plan(game: &Pacman2, me: usize, result: &SearchResult<Action>, eps: f64) -> Action {
-    if result.best.is_shot() {
-        return result.best;
-    }
-    let (w, h) = (game.width(), game.height());
-    let cell = |p: usize| {
-        let pl = game.player(p);
-        pl.row * w + pl.col
-    };
-    let live: Vec<usize> = (0..PLAYERS).filter(|&p| game.is_alive(p)).collect();
-    let dist: Vec<(usize, Vec<u32>)> = live.iter().map(|&p| (p, bfs(game, &[cell(p)]))).collect();
-    let mine = &dist.iter().find(|(p, _)| *p == me).unwrap().1;
-    let theirs = |c: usize| {
-        dist.iter()
-            .filter(|(p, _)| *p != me)
-            .map(|(_, d)| d[c])
-            .min()
-            .unwrap_or(u32::MAX)
-    };
-    let occupied: Vec<usize> = live
-        .iter()
-        .filter(|&&p| p != me)
-        .map(|&p| cell(p))
-        .collect();
-    let fruit = game.small_fruit_cells() | game.large_fruit_cells();
-    for c in 0..w * h {
-        if fruit >> c & 1 != 0 && !occupied.contains(&c) && mine[c] < theirs(c) && mine[c] <= 10 {
-            return result.best; // a fruit of its own within reach: the search knows
-        }
-    }
-    // Generators and their rings.
-    let mut best_ring: Option<(i64, u32, Vec<usize>)> = None;
-    for r in 0..h {
-        for c in 0..w {
-            if game.static_at(r, c) & 16 == 0 {
-                continue;
-            }
-            let mut ring = vec![];
-            for dr in [h - 1, 0, 1] {
-                for dc in [w - 1, 0, 1] {
-                    let (nr, nc) = ((r + dr) % h, (c + dc) % w);
-                    if game.static_at(nr, nc) & 16 == 0 {
-                        ring.push(nr * w + nc);
-                    }
-                }
-            }
-            let dm = ring.iter().map(|&x| mine[x]).min().unwrap_or(u32::MAX);
-            let dt = ring.iter().map(|&x| theirs(x)).min().unwrap_or(u32::MAX);
-            if dm == u32::MAX {
-                continue;
-            }
-            let lead = i64::from(dt.min(100)) - i64::from(dm);
-            let better = match &best_ring {
-                None => true,
-                Some((l, d, _)) => lead > *l || (lead == *l && dm < *d),
-            };
-            if better {
-                best_ring = Some((lead, dm, ring));
-            }
-        }
-    }
-    let Some((_, _, ring)) = best_ring else {
-        return result.best;
-    };
-    let to_ring = bfs(game, &ring);
-    let at = game.player(me);
-    let top = result.best_mean();
-    let mut pick = result.best;
-    let mut key: Option<(u32, u64)> = None;
-    for arm in &result.arms {
-        if arm.visits == 0
-            || arm.mean() < top - eps
-            || arm.action.is_shot()
-            || !game.is_valid(me, arm.action)
-        {
-            continue;
-        }
-        let (row, col) = match arm.action {
-            Action::Up => ((at.row + h - 1) % h, at.col),
-            Action::Right => (at.row, (at.col + 1) % w),
-            Action::Down => ((at.row + 1) % h, at.col),
-            Action::Left => (at.row, (at.col + w - 1) % w),
-            _ => (at.row, at.col),
-        };
-        let steps = to_ring[row * w + col];
-        let better = match key {
-            None => true,
-            Some((s, v)) => steps < s || (steps == s && arm.visits > v),
-        };
-        if better {
-            key = Some((steps, arm.visits));
-            pick = arm.action;
-        }
-    }
-    pick
 }

@@ -894,20 +894,6 @@ impl Pacman2 {
         a & a.wrapping_sub(1) == 0 || self.turn >= HISTORY
     }
 
-    /// Whether live player `p` can shoot and another live player stands in
-    /// one of its beam paths (a shot would hit if nobody moved).
-    pub fn shot_opportunity(&self, p: usize) -> bool {
-        if !self.is_alive(p) || self.cur.strength[p] <= self.board.constants.skill_cost {
-            return false;
-        }
-        let c = self.cur.cell[p] as usize & 127;
-        (0..PLAYERS).any(|q| {
-            q != p
-                && self.is_alive(q)
-                && (0..4).any(|d| has(&self.board.beam[c][d], self.cur.cell[q]))
-        })
-    }
-
     /// Whether `action` is valid for player `p` now (the judge's
     /// `ActionValid`: stay; a move without a wall; a shot with strength
     /// above the cost). Dead players have no valid action.

@@ -91,10 +91,6 @@ pub struct GreedyPolicy {
     /// Each player's preference for a shot per player in its path, in
     /// [`GreedyPolicy::joint`].
     shot_hit: [i32; PLAYERS],
-    first_own: bool,
-    /// Experiment (PACMAN_GEN): the cells the generators fill, pulled toward when idle.
-    spawn: u128,
-    gen_pull: bool,
 }
 
 impl GreedyPolicy {
@@ -110,9 +106,6 @@ impl GreedyPolicy {
             reach: [[0; REACH]; MAX_CELLS + 1],
             skill_cost: game.constants().skill_cost,
             shot_hit: [SHOT_HIT; PLAYERS],
-            first_own: false,
-            spawn: 0,
-            gen_pull: std::env::var("PACMAN_GEN").is_ok(),
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -152,20 +145,6 @@ impl GreedyPolicy {
                     }
                     p.beam[i][d] = path;
                     p.beam_any[i] |= path;
-                }
-            }
-        }
-        for r in 0..h {
-            for c in 0..w {
-                if game.static_at(r, c) & 16 != 0 {
-                    for dr in [h - 1, 0, 1] {
-                        for dc in [w - 1, 0, 1] {
-                            let (nr, nc) = ((r + dr) % h, (c + dc) % w);
-                            if game.static_at(nr, nc) & 16 == 0 {
-                                p.spawn |= 1u128 << (nr * w + nc);
-                            }
-                        }
-                    }
                 }
             }
         }
@@ -240,40 +219,6 @@ impl GreedyPolicy {
     pub fn with_shot_weights(mut self, weights: [i32; PLAYERS]) -> Self {
         self.shot_hit = weights;
         self
-    }
-
-    /// Experiment: the searches' first-turn policy action uses each
-    /// player's own shot weight instead of [`SHOT_HIT`].
-    pub fn with_first_own(mut self, on: bool) -> Self {
-        self.first_own = on;
-        self
-    }
-
-    /// Experiment: the shot weight at which the policy (every player at it)
-    /// shoots in a share `rate` of the turns where somebody is in its line
-    /// (measured on judge maps 8101..8120, 40 turns of 100 rollouts each).
-    pub fn weight_for_rate(rate: f64) -> i32 {
-        const T: [(f64, f64); 9] = [
-            (0.010, -100.0),
-            (0.023, -60.0),
-            (0.059, -30.0),
-            (0.101, -10.0),
-            (0.125, 0.0),
-            (0.177, 15.0),
-            (0.227, 30.0),
-            (0.295, 45.0),
-            (0.361, 60.0),
-        ];
-        if rate <= T[0].0 {
-            return -100;
-        }
-        for w in T.windows(2) {
-            let ((r0, w0), (r1, w1)) = (w[0], w[1]);
-            if rate <= r1 {
-                return (w0 + (w1 - w0) * (rate - r0) / (r1 - r0)).round() as i32;
-            }
-        }
-        60
     }
 
     /// Shot weights for [`GreedyPolicy::with_shot_weights`] from the odds
@@ -354,28 +299,17 @@ impl GreedyPolicy {
         };
         // Staying.
         let here = v.bit[p];
-        let mut stay = W_DANGER * has(danger, here) + W_BEAM_THREAT * has(beams, here);
+        let stay = W_DANGER * has(danger, here) + W_BEAM_THREAT * has(beams, here);
+        consider(0, stay, &mut noise);
         // Moves: toward the nearest fruit no other player stands on, among
         // those this player reaches first if there are any.
         let small = game.small_fruit_cells();
         let large = game.large_fruit_cells();
         let free = (small | large) & !others;
-        let (mut fruit, mut fruit_here) = match self.reached_first(v, p, free) {
+        let (fruit, fruit_here) = match self.reached_first(v, p, free) {
             Some(found) => found,
             None => (free, self.distance(me, v.bit[p], free)),
         };
-        // Experiment: idle (no fruit within reach), walk to the generators' cells and keep to them.
-        let mut gen = false;
-        if self.gen_pull && fruit_here > REACH && self.spawn != 0 {
-            let targets = self.spawn & !others;
-            fruit = targets;
-            fruit_here = self.distance(me, v.bit[p], targets);
-            gen = true;
-            if fruit_here == 0 {
-                stay += W_TOWARD_FRUIT;
-            }
-        }
-        consider(0, stay, &mut noise);
         let w_large = if v.boosted & (1 << p) != 0 {
             W_LARGE_AGAIN
         } else {
@@ -401,8 +335,6 @@ impl GreedyPolicy {
                     score += W_SMALL;
                 } else if large & nb != 0 {
                     score += w_large;
-                } else if gen && fruit & nb != 0 {
-                    score += W_TOWARD_FRUIT;
                 } else if (2..=REACH).contains(&fruit_here)
                     && self.reach[n as usize][fruit_here - 2] & fruit != 0
                 {
@@ -460,10 +392,6 @@ fn has(set: u128, bit: u128) -> i32 {
 impl Policy<Pacman2> for GreedyPolicy {
     #[inline]
     fn action(&mut self, game: &Pacman2, player: usize, rng: &mut Rng) -> Action {
-        if self.first_own && player < PLAYERS {
-            let view = View::of(self, game);
-            return self.pick(game, &view, player, rng, self.shot_hit[player]);
-        }
         GreedyPolicy::action(self, game, player, rng)
     }
 
@@ -776,8 +704,6 @@ pub struct TypeModel {
     expected: [[f64; Action::COUNT]; PLAYERS],
     has_expected: [bool; PLAYERS],
     rng: Rng,
-    /// Turns each player could have hit somebody, and shots it fired then.
-    shot_seen: [[f64; 2]; PLAYERS],
 }
 
 /// Policy actions drawn per player and turn by [`TypeModel::observe`].
@@ -805,7 +731,6 @@ impl TypeModel {
             has_expected: [false; PLAYERS],
             // Its own fixed stream: the model does not move the search's.
             rng: Rng::new(0x7e5d),
-            shot_seen: [[0.0; 2]; PLAYERS],
         }
     }
 
@@ -835,12 +760,6 @@ impl TypeModel {
     /// tables for `game` (a few microseconds on Botzone's maps), so it is
     /// meant for once a turn, not for rollouts.
     pub fn observe(&mut self, game: &Pacman2, joint: &[Action; PLAYERS]) {
-        for (p, seen) in self.shot_seen.iter_mut().enumerate() {
-            if game.shot_opportunity(p) {
-                seen[0] += 1.0;
-                seen[1] += f64::from(u8::from(joint[p].is_shot()));
-            }
-        }
         let expected = std::mem::replace(&mut self.has_expected, [false; PLAYERS]);
         if game.is_over() || !expected.contains(&true) {
             return;
@@ -864,13 +783,6 @@ impl TypeModel {
         }
     }
 
-    /// Experiment: player `p`'s rate of shots when somebody is in its line,
-    /// `prior` weighing as `k` turns.
-    pub fn shot_rate(&self, p: usize, prior: f64, k: f64) -> f64 {
-        let [o, s] = self.shot_seen[p.min(PLAYERS - 1)];
-        (s + prior * k) / (o + k)
-    }
-
     /// The probability that player `p` plays as the policy does (0 for a
     /// player number out of range).
     pub fn policy_probability(&self, p: usize) -> f64 {
@@ -892,10 +804,6 @@ impl TypeModel {
             } else {
                 out.push_str(" -");
             }
-        }
-        out.push_str(" shots");
-        for seen in &self.shot_seen {
-            out.push_str(&format!(" {} {}", seen[0], seen[1]));
         }
         out
     }
@@ -927,15 +835,6 @@ impl TypeModel {
                 model.expected[p][k] =
                     number(words.next(), || format!("player {p}'s expectation {k}"))?
                         .clamp(0.0, 1.0);
-            }
-        }
-        if words.peek() == Some(&"shots") {
-            words.next();
-            for p in 0..PLAYERS {
-                for k in 0..2 {
-                    model.shot_seen[p][k] =
-                        number(words.next(), || format!("player {p}'s shots"))?.max(0.0);
-                }
             }
         }
         match words.next() {
