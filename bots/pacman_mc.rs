@@ -7,7 +7,8 @@
 //! turns in all in which every player follows
 //! `pacman2::policy::GreedyPolicy` (eat fruit, walk to the nearest one it
 //! reaches first, step onto weaker players, shoot only with someone in the
-//! beam's path, keep away from stronger players and their beams, with
+//! beam's path, above all at a player who cannot step out of it, keep away
+//! from stronger players and their beams, with
 //! random noise), and is valued by `pacman2::policy::evaluate`: Botzone's
 //! score for this bot (rank points plus strength share) on the strengths
 //! reached, large-fruit boosts that run out before the end taken off. It

@@ -6,11 +6,12 @@
 //! fruit (large fruit most), stepping toward the nearest free fruit it
 //! reaches before every other player (or the nearest free fruit when it
 //! reaches none first; up to ten steps away), stepping onto a weaker
-//! player, and shooting a beam with somebody in its path; it dislikes
-//! shooting into an empty line, standing next to a stronger player, and
-//! standing in the beam path of a player strong enough to shoot. Each
-//! action's preference gets random noise and the best one is played, so
-//! rollouts stay varied.
+//! player, and shooting a beam with somebody in its path (above all at a
+//! player who cannot step out of the path this turn, at one who can only
+//! half as much); it dislikes shooting into an empty line, standing next
+//! to a stronger player, and standing in the beam path of a player strong
+//! enough to shoot. Each action's preference gets random noise and the
+//! best one is played, so rollouts stay varied.
 //!
 //! How readily each player shoots in rollouts is its own
 //! ([`GreedyPolicy::with_shot_weights`]): bots built on rules fire whenever
@@ -58,13 +59,21 @@ const W_DANGER: i32 = -180;
 const W_BEAM_THREAT: i32 = -40;
 /// The preference for a shot per player in its path, by default: how bots
 /// built on rules shoot (whenever somebody is in line, as `pacman_rules`
-/// does), and what [`GreedyPolicy::action`] always uses.
+/// does), and what [`GreedyPolicy::action`] always uses. A player who can
+/// step out of the path this turn counts half of it, one who cannot (its
+/// every move stays in the path) counts it plus [`W_SURE_SHOT`].
 pub const SHOT_HIT: i32 = 60;
 /// The preference for a shot per player in its path for a player that
 /// searches: about half of [`SHOT_HIT`], so that a rollout's players shoot
 /// when a shot is worth it rather than at whoever stands in line.
 pub const SEARCHER_SHOT_HIT: i32 = 30;
 const W_SHOT_MISS: i32 = -200;
+/// The preference added to a shot for each player in its path who cannot
+/// step out of it this turn, so the beam hits whatever that player does.
+/// The policy fires such shots most of the time and the others less readily,
+/// so a search played against it fears a line it cannot leave more than
+/// one it can.
+pub const W_SURE_SHOT: i32 = 150;
 const W_TOWARD_FRUIT: i32 = 45;
 
 /// How far (in steps) the policy looks for the nearest fruit.
@@ -349,9 +358,16 @@ impl GreedyPolicy {
         // Shots.
         if s > self.skill_cost {
             for d in 0..4 {
-                let hits = (self.beam[me][d] & others).count_ones() as i32;
+                let path = self.beam[me][d];
+                let hits = (path & others).count_ones() as i32;
                 let score = if hits > 0 {
-                    shot_hit * hits
+                    // Those in the path whose cell and every move are in
+                    // it (a dead player's `near` is empty).
+                    let mut sure = 0;
+                    for (q, &near) in v.near.iter().enumerate() {
+                        sure += i32::from(q != p && near != 0 && near & !path == 0);
+                    }
+                    shot_hit * (hits - sure) / 2 + (shot_hit + W_SURE_SHOT) * sure
                 } else {
                     W_SHOT_MISS
                 };
@@ -497,9 +513,12 @@ mod tests {
     /// The policy's choices, pinned: 12 judge maps played 60 turns by the
     /// policy (three players with their own shot weights), every live
     /// player's `action` asked as well, folded into one FNV-1a hash. The
-    /// value is the one the first, branchy version of `pick` gave (commit
-    /// `ca933fa`); a change meant only to make the policy faster must keep
-    /// it, and a change to what it plays must say so here.
+    /// first, branchy version of `pick` (commit `ca933fa`) gave
+    /// `0xa937_4500_d589_42a9`, and so did every faster version after it;
+    /// the value below is that of the shots weighed by whether their
+    /// targets can step out of the path ([`W_SURE_SHOT`], 2026-11-30). A
+    /// change meant only to make the policy faster must keep it, and a
+    /// change to what it plays must say so here.
     #[test]
     fn the_policys_choices_are_pinned() {
         let mut hash = 0xcbf2_9ce4_8422_2325u64;
@@ -527,7 +546,7 @@ mod tests {
             }
             fold(u64::from(game.turn()));
         }
-        assert_eq!(hash, 0xa937_4500_d589_42a9, "{hash:#018x}");
+        assert_eq!(hash, 0x974c_85d4_48a6_e6e6, "{hash:#018x}");
     }
 
     /// The shot weights: searchers (and `me`) at [`SEARCHER_SHOT_HIT`],
@@ -589,6 +608,70 @@ mod tests {
             shots_none < shots_default,
             "{shots_none} shots with weight 0, {shots_default} with the default"
         );
+    }
+
+    /// A shot at a player who cannot step out of its path (its cell and
+    /// every cell it can move to are in the path) is fired most of the
+    /// time; one at players who all can step out, far less often. Counted
+    /// over the policy's own play on judge maps, every live player that can
+    /// shoot asked 32 times per turn. (With every player in the path
+    /// counted alike, as before [`W_SURE_SHOT`], the rates were 0.59 and
+    /// 0.56; with it, 0.80 and 0.34.)
+    #[test]
+    fn shots_at_players_who_cannot_dodge_are_fired_most_often() {
+        // (lines with a sure target, shots along them), the same for
+        // lines whose every target can step out.
+        let (mut sure, mut sure_shots, mut dodge, mut dodge_shots) = (0, 0, 0, 0);
+        for seed in 1..=12 {
+            let mut game = Pacman2::new(&Map::generate(seed));
+            let policy = GreedyPolicy::new(&game);
+            let mut play = Rng::new(u64::from(seed));
+            for _ in 0..60 {
+                if game.is_over() {
+                    break;
+                }
+                let st = &game.cur;
+                for p in (0..PLAYERS).filter(|&p| game.is_alive(p)) {
+                    if st.strength[p] <= policy.skill_cost {
+                        continue;
+                    }
+                    let me = usize::from(st.cell[p]);
+                    for d in 0..4 {
+                        let path = policy.beam[me][d];
+                        let (mut in_path, mut trapped) = (0, 0);
+                        for q in (0..PLAYERS).filter(|&q| q != p && game.is_alive(q)) {
+                            let cell = st.cell[q];
+                            in_path += usize::from(path & super::super::bit(cell) != 0);
+                            trapped += usize::from(policy.near[usize::from(cell)] & !path == 0);
+                        }
+                        if in_path == 0 {
+                            continue;
+                        }
+                        let shot = Action::ALL[5 + d];
+                        let fired = (0..32)
+                            .filter(|&draw| policy.joint(&game, &mut Rng::new(draw))[p] == shot)
+                            .count();
+                        if trapped > 0 {
+                            (sure, sure_shots) = (sure + 32, sure_shots + fired);
+                        } else {
+                            (dodge, dodge_shots) = (dodge + 32, dodge_shots + fired);
+                        }
+                    }
+                }
+                let joint = policy.joint(&game, &mut play);
+                game.apply_unchecked(&joint);
+            }
+        }
+        assert!(
+            sure >= 320 && dodge >= 320,
+            "{sure} sure and {dodge} dodgeable asks"
+        );
+        let (sure_rate, dodge_rate) = (
+            sure_shots as f64 / sure as f64,
+            dodge_shots as f64 / dodge as f64,
+        );
+        assert!(sure_rate > 0.7, "sure shots fired at {sure_rate}");
+        assert!(dodge_rate < 0.45, "dodgeable shots fired at {dodge_rate}");
     }
 
     /// The fruit a player reaches first are those within [`REACH`] steps
