@@ -100,7 +100,6 @@ pub struct GreedyPolicy {
     /// Each player's preference for a shot per player in its path, in
     /// [`GreedyPolicy::joint`].
     shot_hit: [i32; PLAYERS],
-    dodge_full: bool,
 }
 
 impl GreedyPolicy {
@@ -116,7 +115,6 @@ impl GreedyPolicy {
             reach: [[0; REACH]; MAX_CELLS + 1],
             skill_cost: game.constants().skill_cost,
             shot_hit: [SHOT_HIT; PLAYERS],
-            dodge_full: std::env::var("PACMAN_DODGE_RULES").is_ok_and(|v| v == "1"),
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -369,12 +367,7 @@ impl GreedyPolicy {
                     for (q, &near) in v.near.iter().enumerate() {
                         sure += i32::from(q != p && near != 0 && near & !path == 0);
                     }
-                    let dodge = if self.dodge_full {
-                        (3 * shot_hit - SHOT_HIT) * (hits - sure) / 2
-                    } else {
-                        shot_hit * (hits - sure) / 2
-                    };
-                    dodge + (shot_hit + W_SURE_SHOT) * sure
+                    shot_hit * (hits - sure) / 2 + (shot_hit + W_SURE_SHOT) * sure
                 } else {
                     W_SHOT_MISS
                 };
