@@ -21,11 +21,6 @@ use serde_json::{json, Value};
 /// Mutated inputs per bot and sample.
 const CASES: usize = 12;
 
-fn sample(game: &str, name: &str) -> String {
-    let path = common::input_sample(game, name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 fn run(bin: &str, input: &str) -> Output {
     let mut cmd = Command::new(PathBuf::from(bin));
     cmd.env("BOTZONE_TIME_LIMIT", "0.03")
@@ -213,9 +208,14 @@ fn survives(
 ) {
     let mut rng = StdRng::seed_from_u64(seed);
     for name in documents {
-        traditional(bin, &sample(game, name), &mut rng, shape);
+        traditional(bin, &common::read_input_sample(game, name), &mut rng, shape);
     }
-    keep_running(bin, &sample(game, lines), &mut rng, shape);
+    keep_running(
+        bin,
+        &common::read_input_sample(game, lines),
+        &mut rng,
+        shape,
+    );
 }
 
 #[test]
@@ -254,7 +254,7 @@ fn tank_minimax_survives_mutated_requests() {
 #[test]
 fn enclosure_mc_survives_mutated_lines() {
     let bin = env!("CARGO_BIN_EXE_enclosure_mc");
-    let transcript = sample("enclosure", "selfplay-transcript.txt");
+    let transcript = common::read_input_sample("enclosure", "selfplay-transcript.txt");
     let lines: Vec<&str> = transcript
         .lines()
         .filter_map(|l| l.strip_prefix("judge >> 0\t"))

@@ -172,7 +172,7 @@ fn check_answer(game: &Pacman2, id: usize, answer: &J, budget_ms: u64) {
 
 #[test]
 fn first_turn_sample_traditional() {
-    let text = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let text = common::read_input_sample("pacman2", FIRST_TURN);
     let out = run_bot(&text, Some("0.2"));
     assert!(
         out.status.success(),
@@ -188,7 +188,7 @@ fn first_turn_sample_traditional() {
 
 #[test]
 fn mid_game_sample_rebuilds_the_history() {
-    let text = std::fs::read_to_string(sample(MID_GAME)).unwrap();
+    let text = common::read_input_sample("pacman2", MID_GAME);
     let out = run_bot(&text, Some("0.2"));
     assert!(
         out.status.success(),
@@ -206,7 +206,7 @@ fn mid_game_sample_rebuilds_the_history() {
 
 #[test]
 fn keep_running_sample_answers_every_turn() {
-    let text = std::fs::read_to_string(sample(KEEP_RUNNING)).unwrap();
+    let text = common::read_input_sample("pacman2", KEEP_RUNNING);
     let out = run_bot(&text, Some("0.1"));
     assert!(
         out.status.success(),
@@ -233,7 +233,7 @@ fn keep_running_sample_answers_every_turn() {
 
 #[test]
 fn multi_line_input_is_accepted() {
-    let text = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let text = common::read_input_sample("pacman2", FIRST_TURN);
     let v: J = serde_json::from_str(&text).unwrap();
     let pretty = serde_json::to_string_pretty(&v).unwrap();
     let out = run_bot(&pretty, Some("0.1"));
@@ -247,7 +247,7 @@ fn multi_line_input_is_accepted() {
 
 #[test]
 fn bad_input_gives_an_error_and_a_legal_fallback() {
-    let first = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let first = common::read_input_sample("pacman2", FIRST_TURN);
     let v: J = serde_json::from_str(&first).unwrap();
     let map_req = v["requests"][0].clone();
     let cases = [
@@ -334,7 +334,7 @@ fn traditional_mode_keeps_the_opponent_model_in_data() {
             .env("BOTZONE_ITERATIONS", "2000");
         common::run_program(cmd, input.as_bytes(), std::time::Duration::from_secs(120))
     };
-    let first = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let first = common::read_input_sample("pacman2", FIRST_TURN);
     let out = run(&first);
     assert!(out.status.success());
     let a = answers(&out);
@@ -388,7 +388,7 @@ fn first_turn_runs_at_least_50000_rollouts() {
         eprintln!("skipped in debug builds (run cargo test --release)");
         return;
     }
-    let text = std::fs::read_to_string(sample(FIRST_TURN)).unwrap();
+    let text = common::read_input_sample("pacman2", FIRST_TURN);
     let out = run_bot(&text, None);
     assert!(out.status.success());
     let a = answers(&out);

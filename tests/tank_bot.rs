@@ -21,8 +21,7 @@ fn bot() -> PathBuf {
 }
 
 fn sample(name: &str) -> String {
-    let path = common::input_sample("tank", name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    common::read_input_sample("tank", name)
 }
 
 /// Runs the bot on `stdin`; returns (exit ok, stdout lines, stderr).

@@ -76,6 +76,15 @@ pub fn input_sample(game: &str, name: &str) -> PathBuf {
     root().join("input-samples").join(game).join(name)
 }
 
+/// The text of [`input_sample`]`(game, name)`.
+///
+/// # Panics
+/// When the file cannot be read, naming it.
+pub fn read_input_sample(game: &str, name: &str) -> String {
+    let path = input_sample(game, name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// A binary of the workspace (a bot of the library's package, or the
 /// `botzone` command of `cli/`), from the target directory these tests were
 /// built in. `cargo test --release` at the root builds every binary of both
