@@ -21,11 +21,11 @@
 //! [`Pilot`]: botzone::games::enclosure::plan::Pilot
 
 use botzone::games::enclosure::plan::Params;
-use botzone::games::enclosure::PLAYERS;
+use botzone::games::enclosure::{random_starts, PLAYERS};
 use botzone::rng::Rng;
 
 mod enclosure_common;
-use enclosure_common::{mean_and_half_width, play, random_starts};
+use enclosure_common::{mean_and_half_width, play};
 
 /// The setting compared with [`Params::STRONG`].
 fn variant() -> Params {

@@ -22,11 +22,11 @@
 //! [`Pilot`]: botzone::games::enclosure::plan::Pilot
 
 use botzone::games::enclosure::plan::Params;
-use botzone::games::enclosure::{CELL_SIDE, PLAYERS};
+use botzone::games::enclosure::{random_starts, CELL_SIDE, PLAYERS};
 use botzone::rng::Rng;
 
 mod enclosure_common;
-use enclosure_common::{mean_and_half_width, play, random_starts};
+use enclosure_common::{mean_and_half_width, play};
 
 /// The largest vertex coordinate.
 const SIDE: i32 = CELL_SIDE as i32;

@@ -6,7 +6,7 @@
 mod common;
 
 use botzone::games::enclosure::line_protocol::{parse_action, Status, Tracker};
-use botzone::games::enclosure::search;
+use botzone::games::enclosure::{self, search};
 use botzone::games::enclosure::{Command, Commands, Dir, Pen, PenState, State, PLAYERS};
 use botzone::games::Game;
 use botzone::rng::Rng;
@@ -588,11 +588,7 @@ fn random_order(st: &State, p: usize, rng: &mut Rng) -> Command {
 }
 
 fn random_start(rng: &mut Rng) -> State {
-    let mut pos = [(0, 0); PLAYERS];
-    for p in pos.iter_mut() {
-        *p = (rng.below(11) as i32, rng.below(11) as i32);
-    }
-    State::new(pos)
+    State::new(enclosure::random_starts(rng))
 }
 
 #[test]

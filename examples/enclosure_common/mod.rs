@@ -1,17 +1,8 @@
-//! What the Enclosure self-play examples share: random start vertices, a
-//! game of four [`Pilot`]s played to its end, and a mean with its 95%
-//! interval.
+//! What the Enclosure self-play examples share: a game of four
+//! [`Pilot`]s played to its end, and a mean with its 95% interval.
 
 use botzone::games::enclosure::plan::{Params, Pilot};
-use botzone::games::enclosure::{Command, State, CELL_SIDE, PLAYERS};
-use botzone::rng::Rng;
-
-/// One start vertex per seat, each coordinate drawn uniformly from
-/// `0..=10` (x then y, seat by seat).
-pub fn random_starts(rng: &mut Rng) -> [(i32, i32); PLAYERS] {
-    let side = CELL_SIDE as u32 + 1;
-    [(); PLAYERS].map(|_| (rng.below(side) as i32, rng.below(side) as i32))
-}
+use botzone::games::enclosure::{Command, State, PLAYERS};
 
 /// Plays one game from `starts` to its end, seat `p` on `params[p]`;
 /// every player's score.

@@ -365,6 +365,22 @@ pub fn vertex(x: u8, y: u8) -> u8 {
     y * SIDE as u8 + x
 }
 
+/// A vertex drawn uniformly from the board, `x` then `y` (each from
+/// `0..=10`): the start of the arena's random players (`@random`).
+pub fn random_vertex(rng: &mut Rng) -> (u8, u8) {
+    let side = SIDE as u32;
+    (rng.below(side) as u8, rng.below(side) as u8)
+}
+
+/// One [`random_vertex`] per seat, seat by seat, as [`State::new`] takes
+/// its starts.
+pub fn random_starts(rng: &mut Rng) -> [(i32, i32); PLAYERS] {
+    [(); PLAYERS].map(|_| {
+        let (x, y) = random_vertex(rng);
+        (i32::from(x), i32::from(y))
+    })
+}
+
 /// The `(x, y)` of a vertex index.
 #[inline]
 pub fn xy(v: u8) -> (u8, u8) {

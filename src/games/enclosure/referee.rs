@@ -28,7 +28,7 @@ impl LineGame for State {
     }
 
     fn random_start(rng: &mut Rng) -> (u8, u8) {
-        (rng.below(11) as u8, rng.below(11) as u8)
+        super::random_vertex(rng)
     }
 
     fn setup_from_starts(starts: &[Option<(u8, u8)>]) -> Starts {
