@@ -1440,12 +1440,7 @@ impl Rules for State {
     /// Four random vertices (the players choose their start: this is what
     /// the arena's random players and the benchmark start from).
     fn setup_from_seed(seed: u32) -> Starts {
-        let mut rng = Rng::new(u64::from(seed));
-        let mut starts = [(0, 0); PLAYERS];
-        for s in starts.iter_mut() {
-            *s = (rng.below(11) as i32, rng.below(11) as i32);
-        }
-        starts
+        random_starts(&mut Rng::new(u64::from(seed)))
     }
     fn start(starts: &Starts) -> State {
         State::new(*starts)

@@ -184,7 +184,8 @@ pub fn choose_start(me: usize, deadline: &Deadline, rng: &mut Rng) -> Choice<(u8
                 *q = if p == me {
                     (i32::from(cands[i].0), i32::from(cands[i].1))
                 } else {
-                    (rng.below(11) as i32, rng.below(11) as i32)
+                    let (x, y) = super::random_vertex(rng);
+                    (i32::from(x), i32::from(y))
                 };
             }
             let mut st = State::new(pos);
