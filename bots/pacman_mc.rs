@@ -26,7 +26,12 @@
 //! same odds set how readily each player shoots in the rollouts: a bot
 //! built on rules fires whenever somebody is in line, a bot that searches
 //! (this one too) about half as readily
-//! (`pacman2::policy::GreedyPolicy::shot_weights`).
+//! (`pacman2::policy::GreedyPolicy::shot_weights`). At a player who can
+//! step out of the path, each player fires in the rollouts as often as it
+//! was seen to when it had such a shot (`TypeModel::dodge_rate`, through
+//! `GreedyPolicy::dodge_weight`): bots built on rules take a third to a
+//! half of those shots, the strong public bots one in ten or fewer;
+//! `debug` shows the rates (`dodge=0.15,0.04,...`).
 //!
 //! Keep-running by default: the state is kept between turns and only each
 //! turn's request is applied. Traditional mode (the whole history every
@@ -89,15 +94,18 @@ impl PacmanMc {
         Ok(())
     }
 
-    /// Applies one later request (the players' actions of the last turn).
-    fn follow(&mut self, request: &Value, path: &str) -> Result<(), BotError> {
+    /// Applies one later request (the players' actions of the last turn),
+    /// shown to the opponent model first when `observe`.
+    fn follow(&mut self, request: &Value, path: &str, observe: bool) -> Result<(), BotError> {
         let game = self.game.as_mut().ok_or_else(|| {
             BotError::new(format!("{path}: a turn's actions came before the map"))
         })?;
         let joint = game
             .joint_from_request(request, path)
             .map_err(|e| BotError::new(e.to_string()))?;
-        self.types.observe(game, &joint);
+        if observe {
+            self.types.observe(game, &joint);
+        }
         game.apply_unchecked(&joint);
         Ok(())
     }
@@ -121,7 +129,11 @@ impl PacmanMc {
         for (p, q) in odds.iter_mut().enumerate() {
             *q = self.types.policy_probability(p);
         }
-        let result = search(game, me, deadline, &mut self.rng, DEPTH, odds);
+        let mut dodge = [0.0; PLAYERS];
+        for (p, r) in dodge.iter_mut().enumerate() {
+            *r = self.types.dodge_rate(p);
+        }
+        let result = search(game, me, deadline, &mut self.rng, DEPTH, odds, dodge);
         for (p, arms) in result.players.iter().enumerate() {
             if p != me {
                 self.types.expect(p, arms);
@@ -129,6 +141,7 @@ impl PacmanMc {
         }
         // `expect` records what the search saw; the odds stay as searched.
         let types: Vec<String> = odds.iter().map(|q| format!("{q:.2}")).collect();
+        let dodge: Vec<String> = dodge.iter().map(|r| format!("{r:.2}")).collect();
         let mut best = result.best;
         if !game.is_valid(me, best) {
             best = Action::Stay; // never happens; staying is always valid
@@ -137,13 +150,14 @@ impl PacmanMc {
         answer(
             best,
             format!(
-                "rollouts={} turn={} action={} mean={:.2} ms={} types={}",
+                "rollouts={} turn={} action={} mean={:.2} ms={} types={} dodge={}",
                 result.rollouts,
                 game.turn(),
                 best.code(),
                 mean,
                 deadline.elapsed().as_millis(),
-                types.join(",")
+                types.join(","),
+                dodge.join(",")
             ),
         )
         .with_data(self.types.encode())
@@ -179,7 +193,10 @@ const TYPE_MOST: f64 = 0.8;
 /// the policy's first action instead in a share `TYPE_MOST * odds[p]` of
 /// the rollouts, and shoots in them as readily as those odds say
 /// ([`GreedyPolicy::shot_weights`]: bots built on rules fire whenever
-/// somebody is in line, bots that search, `me` among them, less). The
+/// somebody is in line, bots that search, `me` among them, less), except
+/// at a player who can step out of the path, where it fires at the rate
+/// `dodge[p]` it was seen to ([`TypeModel::dodge_rate`],
+/// [`GreedyPolicy::dodge_weight`]). The
 /// answer is `me`'s most tried action; `game` is left as it was. Stops at
 /// the deadline or after `BOTZONE_ITERATIONS` rollouts.
 fn search(
@@ -189,9 +206,11 @@ fn search(
     rng: &mut Rng,
     depth: u32,
     odds: [f64; PLAYERS],
+    dodge: [f64; PLAYERS],
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    let mut policy =
-        GreedyPolicy::new(game).with_shot_weights(GreedyPolicy::shot_weights(me, odds));
+    let mut policy = GreedyPolicy::new(game)
+        .with_shot_weights(GreedyPolicy::shot_weights(me, odds))
+        .with_dodge_weights(dodge.map(GreedyPolicy::dodge_weight));
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
@@ -233,12 +252,15 @@ impl Bot for PacmanMc {
             if i == 0 {
                 self.start(request, &path)?;
             } else {
+                // With the model from `data`, only the last turn is new to
+                // it; without, it counts every turn's shots afresh.
+                let observe = i == last || saved.is_none();
                 if i == last {
                     if let Some(model) = saved.take() {
                         self.types = model;
                     }
                 }
-                self.follow(request, &path)?;
+                self.follow(request, &path, observe)?;
             }
         }
         Ok(self.think(deadline))
@@ -248,7 +270,7 @@ impl Bot for PacmanMc {
         if Self::is_map(request) {
             self.start(request, "request")?;
         } else {
-            self.follow(request, "request")?;
+            self.follow(request, "request", true)?;
         }
         Ok(self.think(deadline))
     }

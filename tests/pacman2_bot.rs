@@ -307,17 +307,23 @@ fn bad_input_gives_an_error_and_a_legal_fallback() {
     assert_eq!(answers(&out).len(), 2);
 }
 
-/// Each player's odds of playing as the rollout policy, from `types=` in
-/// the debug text.
-fn types_of(answer: &J) -> Vec<f64> {
+/// The numbers after `key=` in an answer's debug text, one per player.
+fn debug_list(answer: &J, key: &str) -> Vec<f64> {
     let debug = answer["debug"].as_str().expect("debug");
+    let prefix = format!("{key}=");
     debug
         .split_whitespace()
-        .find_map(|w| w.strip_prefix("types="))
-        .unwrap_or_else(|| panic!("types= in {debug}"))
+        .find_map(|w| w.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("{prefix} in {debug}"))
         .split(',')
         .map(|v| v.parse().unwrap())
         .collect()
+}
+
+/// Each player's odds of playing as the rollout policy, from `types=` in
+/// the debug text.
+fn types_of(answer: &J) -> Vec<f64> {
+    debug_list(answer, "types")
 }
 
 /// Traditional mode: the opponent model travels in `data`. The first turn
@@ -378,6 +384,58 @@ fn traditional_mode_keeps_the_opponent_model_in_data() {
         check_answer(&game, id, &c[0], 60_000);
         assert_eq!(types_of(&c[0]), prior, "{bad}");
     }
+}
+
+/// The shots each player took at players who could step out of the path
+/// travel in `data` too: given counts of 20 such shots in 20 chances for
+/// one player and none in 20 for another, the bot reports their rates
+/// (and the prior for the two not seen) and passes the counts on.
+#[test]
+fn traditional_mode_keeps_the_dodge_counts_in_data() {
+    let first = common::read_input_sample("pacman2", FIRST_TURN);
+    let v: J = serde_json::from_str(&first).unwrap();
+    let map_req = v["requests"][0].clone();
+    let id = map_req["id"].as_u64().unwrap() as usize;
+    let stay = json!({"action": -1});
+    let turn = json!({"0": stay, "1": stay, "2": stay, "3": stay});
+    let (fires, holds) = ((id + 1) % PLAYERS, (id + 2) % PLAYERS);
+    let mut counts = [[0u32; 2]; PLAYERS];
+    (counts[fires], counts[holds]) = ([20, 20], [20, 0]);
+    let words: Vec<String> = counts.iter().map(|[c, s]| format!("{c} {s}")).collect();
+    let data = format!("types1 0 - 0 - 0 - 0 - dodge {}", words.join(" "));
+    let input = json!({
+        "requests": [map_req.clone(), turn.clone()],
+        "responses": [{"action": -1}],
+        "data": data,
+    })
+    .to_string();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pacman_mc"));
+    cmd.env_remove("BOTZONE_TIME_LIMIT")
+        .env("BOTZONE_SEED", "12345")
+        .env("BOTZONE_ITERATIONS", "2000");
+    let out = common::run_program(cmd, input.as_bytes(), std::time::Duration::from_secs(120));
+    assert!(out.status.success());
+    let a = answers(&out);
+    let (game, _) = state_of(&[map_req, turn]);
+    check_answer(&game, id, &a[0], 60_000);
+    // Each player's rate of shots at players who can step out of the path.
+    let rates = debug_list(&a[0], "dodge");
+    assert!(rates[fires] > 0.8, "{rates:?}");
+    assert!(rates[holds] < 0.1, "{rates:?}");
+    let others: Vec<usize> = (0..PLAYERS).filter(|&p| p != fires && p != holds).collect();
+    assert!(
+        others.iter().all(|&p| rates[p] == rates[others[0]]),
+        "{rates:?}"
+    );
+    assert!(rates[others[0]] > rates[holds] && rates[others[0]] < rates[fires]);
+    let passed = a[0]["data"].as_str().expect("data");
+    let tail = passed
+        .split(" dodge ")
+        .nth(1)
+        .expect("dodge counts in data");
+    let passed: Vec<u32> = tail.split(' ').map(|w| w.parse().unwrap()).collect();
+    assert_eq!(passed[2 * fires..2 * fires + 2], [20, 20], "{tail}");
+    assert_eq!(passed[2 * holds..2 * holds + 2], [20, 0], "{tail}");
 }
 
 /// The first turn of a match gets 2 s on Botzone; at least 50,000 rollouts

@@ -17,7 +17,12 @@
 //! ([`GreedyPolicy::with_shot_weights`]): bots built on rules fire whenever
 //! somebody is in line ([`SHOT_HIT`]), bots that search fire less
 //! ([`SEARCHER_SHOT_HIT`]), and a rollout that expects every player to fire
-//! like the former misjudges a field of the latter.
+//! like the former misjudges a field of the latter. A shot at a player who
+//! can step out of the path has its own weight per player
+//! ([`GreedyPolicy::with_dodge_weights`]), set from how often that player
+//! was seen to take such shots ([`TypeModel::dodge_rate`],
+//! [`GreedyPolicy::dodge_weight`]): bots built on rules take a third to a
+//! half of them, the strong public bots one in ten or fewer.
 //!
 //! Tables are made once per search ([`GreedyPolicy::new`]) and nothing
 //! allocates afterwards; each turn the policy reads the players straight
@@ -76,6 +81,24 @@ const W_SHOT_MISS: i32 = -200;
 pub const W_SURE_SHOT: i32 = 150;
 const W_TOWARD_FRUIT: i32 = 45;
 
+/// How often the policy fires at a player who can step out of the path,
+/// by its weight for such a shot ([`GreedyPolicy::with_dodge_weights`]):
+/// (rate, weight) pairs measured over the policy's own play on judge maps
+/// (the test `dodge_weights_give_their_rates` checks them). Bots built
+/// on rules fire at such players at 0.3 to 0.5 of their chances, the
+/// strong public bots at 0.01 to 0.10.
+pub const DODGE_RATES: [(f64, i32); 9] = [
+    (0.004, -200),
+    (0.015, -120),
+    (0.026, -80),
+    (0.065, -40),
+    (0.18, 0),
+    (0.34, 30),
+    (0.56, 60),
+    (0.75, 90),
+    (0.93, 150),
+];
+
 /// How far (in steps) the policy looks for the nearest fruit.
 const REACH: usize = 10;
 
@@ -100,6 +123,9 @@ pub struct GreedyPolicy {
     /// Each player's preference for a shot per player in its path, in
     /// [`GreedyPolicy::joint`].
     shot_hit: [i32; PLAYERS],
+    /// Twice each player's preference for a shot per player in its path
+    /// who can step out of it, in [`GreedyPolicy::joint`].
+    dodge_hit2: [i32; PLAYERS],
 }
 
 impl GreedyPolicy {
@@ -115,6 +141,7 @@ impl GreedyPolicy {
             reach: [[0; REACH]; MAX_CELLS + 1],
             skill_cost: game.constants().skill_cost,
             shot_hit: [SHOT_HIT; PLAYERS],
+            dodge_hit2: [SHOT_HIT; PLAYERS],
         };
         const DR: [isize; 4] = [-1, 0, 1, 0];
         const DC: [isize; 4] = [0, 1, 0, -1];
@@ -227,6 +254,20 @@ impl GreedyPolicy {
     /// keeps [`SHOT_HIT`].
     pub fn with_shot_weights(mut self, weights: [i32; PLAYERS]) -> Self {
         self.shot_hit = weights;
+        self.dodge_hit2 = weights;
+        self
+    }
+
+    /// The policy with each player's preference for a shot, per player in
+    /// its path who can step out of it this turn, in
+    /// [`GreedyPolicy::joint`]; half its shot weight by default (and after
+    /// [`GreedyPolicy::with_shot_weights`]). [`GreedyPolicy::dodge_weight`]
+    /// gives the weight at which the policy fires such shots at a given
+    /// rate.
+    pub fn with_dodge_weights(mut self, weights: [i32; PLAYERS]) -> Self {
+        for (d, w) in self.dodge_hit2.iter_mut().zip(weights) {
+            *d = 2 * w;
+        }
         self
     }
 
@@ -246,6 +287,26 @@ impl GreedyPolicy {
         out
     }
 
+    /// The weight for [`GreedyPolicy::with_dodge_weights`] at which the
+    /// policy fires at a player who can step out of the path (when no
+    /// player in any of its lines is trapped) at about `rate` of its
+    /// chances: interpolated in [`DODGE_RATES`], clamped to its ends.
+    pub fn dodge_weight(rate: f64) -> i32 {
+        let rate = if rate.is_nan() { 0.0 } else { rate };
+        let (first, last) = (DODGE_RATES[0], DODGE_RATES[DODGE_RATES.len() - 1]);
+        if rate <= first.0 {
+            return first.1;
+        }
+        for pair in DODGE_RATES.windows(2) {
+            let ((r0, w0), (r1, w1)) = (pair[0], pair[1]);
+            if rate <= r1 {
+                let t = (rate - r0) / (r1 - r0);
+                return w0 + (f64::from(w1 - w0) * t).round() as i32;
+            }
+        }
+        last.1
+    }
+
     /// An action for every player (live players get a valid one; dead
     /// players' entries are [`Action::Stay`], ignored by `apply`).
     pub fn joint(&self, game: &Pacman2, rng: &mut Rng) -> [Action; PLAYERS] {
@@ -253,7 +314,7 @@ impl GreedyPolicy {
         let mut joint = [Action::Stay; PLAYERS];
         for (p, slot) in joint.iter_mut().enumerate() {
             if view.alive & (1 << p) != 0 {
-                *slot = self.pick(game, &view, p, rng, self.shot_hit[p]);
+                *slot = self.pick(game, &view, p, rng, self.shot_hit[p], self.dodge_hit2[p]);
             }
         }
         joint
@@ -263,7 +324,7 @@ impl GreedyPolicy {
     /// preference for shots.
     pub fn action(&self, game: &Pacman2, p: usize, rng: &mut Rng) -> Action {
         let view = View::of(self, game);
-        self.pick(game, &view, p, rng, SHOT_HIT)
+        self.pick(game, &view, p, rng, SHOT_HIT, SHOT_HIT)
     }
 
     /// The policy's action for `p`, with `shot_hit` as its preference for a
@@ -274,7 +335,15 @@ impl GreedyPolicy {
     /// action is kept by a `max`: which way such branches would go changes
     /// from call to call, and mispredicted branches cost more than the work
     /// they save.
-    fn pick(&self, game: &Pacman2, v: &View, p: usize, rng: &mut Rng, shot_hit: i32) -> Action {
+    fn pick(
+        &self,
+        game: &Pacman2,
+        v: &View,
+        p: usize,
+        rng: &mut Rng,
+        shot_hit: i32,
+        dodge_hit2: i32,
+    ) -> Action {
         let me = v.cell[p] as usize;
         let s = v.strength[p];
         // Where stronger players are or can step to, where beams of players
@@ -367,7 +436,7 @@ impl GreedyPolicy {
                     for (q, &near) in v.near.iter().enumerate() {
                         sure += i32::from(q != p && near != 0 && near & !path == 0);
                     }
-                    shot_hit * (hits - sure) / 2 + (shot_hit + W_SURE_SHOT) * sure
+                    dodge_hit2 * (hits - sure) / 2 + (shot_hit + W_SURE_SHOT) * sure
                 } else {
                     W_SHOT_MISS
                 };
@@ -737,6 +806,108 @@ mod tests {
         }
         assert!(checked > 100, "only {checked} fruit checked");
     }
+
+    /// A type model that watched the policy, with these dodge weights,
+    /// play itself on judge maps 1 to `maps` (up to 100 turns each).
+    fn watch_policy_play(maps: u32, dodge_weights: [i32; PLAYERS]) -> TypeModel {
+        let mut model = TypeModel::new(0.5);
+        for seed in 1..=maps {
+            let mut game = Pacman2::new(&Map::generate(seed));
+            let policy = GreedyPolicy::new(&game).with_dodge_weights(dodge_weights);
+            let mut rng = Rng::new(u64::from(seed));
+            for _ in 0..100 {
+                if game.is_over() {
+                    break;
+                }
+                let joint = policy.joint(&game, &mut rng);
+                model.observe(&game, &joint);
+                game.apply_unchecked(&joint);
+            }
+        }
+        model
+    }
+
+    /// [`DODGE_RATES`] holds: the policy with one dodge weight for every
+    /// player, playing itself on 60 judge maps, fires at players who can
+    /// step out of the path at about the rate the table gives for that
+    /// weight, as [`TypeModel`] counts the chances and the shots (one draw
+    /// per chance, some 500 to 1,400 chances per weight; the table itself
+    /// was measured with 32 draws per chance).
+    #[test]
+    fn dodge_weights_give_their_rates() {
+        for &(rate, weight) in &DODGE_RATES[..] {
+            let model = watch_policy_play(60, [weight; PLAYERS]);
+            let chances: u32 = model.dodge_chances.iter().sum();
+            let shots: u32 = model.dodge_shots.iter().sum();
+            let seen = f64::from(shots) / f64::from(chances);
+            assert!(chances > 400, "weight {weight}: {chances} chances");
+            assert!(
+                (seen - rate).abs() < 0.06,
+                "weight {weight}: fired at {seen:.3} of {chances} chances, the table says {rate}"
+            );
+        }
+    }
+
+    /// A player's dodge rate starts at [`DODGE_PRIOR`] and follows the
+    /// shots it takes: in the same games, a player that fires at every
+    /// such chance and one that never does; the counts travel in
+    /// [`TypeModel::encode`].
+    #[test]
+    fn dodge_rate_follows_the_shots_a_player_takes() {
+        let fresh = TypeModel::new(0.5);
+        assert!((0..PLAYERS).all(|p| fresh.dodge_rate(p) == DODGE_PRIOR));
+        assert_eq!(fresh.dodge_rate(PLAYERS), DODGE_PRIOR);
+        let model = watch_policy_play(30, [1000, -1000, 0, 0]);
+        assert!(model.dodge_chances[0] >= 50 && model.dodge_chances[1] >= 50);
+        assert!(model.dodge_rate(0) > 0.9, "{}", model.dodge_rate(0));
+        assert!(model.dodge_rate(1) < 0.05, "{}", model.dodge_rate(1));
+        let back = TypeModel::decode(&model.encode()).unwrap();
+        for p in 0..PLAYERS {
+            assert_eq!(back.dodge_rate(p), model.dodge_rate(p));
+        }
+    }
+
+    /// Data from a bot before the dodge counts (no `dodge` words) reads
+    /// with every rate at the prior; counts that do not add up are errors.
+    #[test]
+    fn decode_reads_old_data_and_rejects_bad_counts() {
+        let old = TypeModel::decode("types1 0.5 - 0 - 0 - 0 -").unwrap();
+        assert!((0..PLAYERS).all(|p| old.dodge_rate(p) == DODGE_PRIOR));
+        let base = "types1 0 - 0 - 0 - 0 - dodge";
+        let good = TypeModel::decode(&format!("{base} 6 2 0 0 0 0 0 0")).unwrap();
+        assert_eq!(good.dodge_rate(0), (2.0 + DODGE_PRIOR * 4.0) / 10.0);
+        for (counts, says) in [
+            ("3 4 0 0 0 0 0 0", "4 dodge shots in 3 chances"),
+            ("3 1 0 0", "player 2's dodge chances: missing"),
+            (
+                "1 1 1 -1 0 0 0 0",
+                "player 1's dodge shots: expected a count",
+            ),
+            ("1 1 1 1 1 1 1 1 2", "unexpected \"2\""),
+        ] {
+            let err = TypeModel::decode(&format!("{base} {counts}")).unwrap_err();
+            assert!(err.contains(says), "{counts}: {err}");
+        }
+    }
+
+    /// [`GreedyPolicy::dodge_weight`] gives the table's weights at its
+    /// rates, never falls as the rate grows, and keeps to the table's ends.
+    #[test]
+    fn dodge_weight_interpolates_the_table() {
+        for &(rate, weight) in &DODGE_RATES {
+            assert_eq!(GreedyPolicy::dodge_weight(rate), weight);
+        }
+        let (first, last) = (DODGE_RATES[0].1, DODGE_RATES[DODGE_RATES.len() - 1].1);
+        let mut before = first;
+        for k in 0..=100 {
+            let w = GreedyPolicy::dodge_weight(f64::from(k) / 100.0);
+            assert!(w >= before && (first..=last).contains(&w), "rate {k}%: {w}");
+            before = w;
+        }
+        assert_eq!(GreedyPolicy::dodge_weight(-1.0), first);
+        assert_eq!(GreedyPolicy::dodge_weight(f64::NAN), first);
+        assert_eq!(GreedyPolicy::dodge_weight(2.0), last);
+    }
 }
 
 /// An opponent model kept across turns: is each player one that plays as
@@ -749,6 +920,11 @@ mod tests {
 /// odds that the player is a policy player, which a search can use as that
 /// player's share of policy moves
 /// ([`crate::search::flat_mc::FlatMc::policy_mix_of`]).
+///
+/// It also counts, per player, the turns on which the player could shoot
+/// at somebody able to step out of the path (and at nobody trapped in it),
+/// and the turns it did: [`TypeModel::dodge_rate`], for
+/// [`GreedyPolicy::dodge_weight`].
 ///
 /// ```
 /// use botzone::games::pacman2::policy::{GreedyPolicy, TypeModel};
@@ -787,6 +963,11 @@ pub struct TypeModel {
     expected: [[f64; Action::COUNT]; PLAYERS],
     has_expected: [bool; PLAYERS],
     rng: Rng,
+    /// Per player, the turns it could shoot with somebody in one of its
+    /// lines and nobody trapped in any (its chances at a player who can
+    /// step out of the path), and the turns it took one.
+    dodge_chances: [u32; PLAYERS],
+    dodge_shots: [u32; PLAYERS],
 }
 
 /// Policy actions drawn per player and turn by [`TypeModel::observe`].
@@ -803,6 +984,15 @@ const TYPE_BOUND: f64 = 6.0;
 /// The first word of [`TypeModel::encode`].
 const TYPE_TAG: &str = "types1";
 
+/// The word before the shot counts in [`TypeModel::encode`].
+const DODGE_TAG: &str = "dodge";
+
+/// The rate at which a player not yet seen is taken to fire at a player
+/// who can step out of the path ([`TypeModel::dodge_rate`]).
+pub const DODGE_PRIOR: f64 = 0.15;
+/// How many chances [`DODGE_PRIOR`] weighs in [`TypeModel::dodge_rate`].
+pub const DODGE_PRIOR_CHANCES: f64 = 4.0;
+
 impl TypeModel {
     /// A model in which every player plays as the policy does with
     /// probability `prior` before any turn is seen.
@@ -814,6 +1004,8 @@ impl TypeModel {
             has_expected: [false; PLAYERS],
             // Its own fixed stream: the model does not move the search's.
             rng: Rng::new(0x7e5d),
+            dodge_chances: [0; PLAYERS],
+            dodge_shots: [0; PLAYERS],
         }
     }
 
@@ -844,10 +1036,14 @@ impl TypeModel {
     /// meant for once a turn, not for rollouts.
     pub fn observe(&mut self, game: &Pacman2, joint: &[Action; PLAYERS]) {
         let expected = std::mem::replace(&mut self.has_expected, [false; PLAYERS]);
-        if game.is_over() || !expected.contains(&true) {
+        if game.is_over() {
             return;
         }
         let policy = GreedyPolicy::new(game);
+        self.count_dodge_shots(&policy, game, joint);
+        if !expected.contains(&true) {
+            return;
+        }
         let mut legal = super::Actions::default();
         for (p, &played) in joint.iter().enumerate() {
             if !expected[p] || !game.is_active(p) {
@@ -864,6 +1060,66 @@ impl TypeModel {
             self.log_odds[p] =
                 (self.log_odds[p] + (by_policy / by_search).ln()).clamp(-TYPE_BOUND, TYPE_BOUND);
         }
+    }
+
+    /// Counts the turn for [`TypeModel::dodge_rate`]: each live player
+    /// strong enough to shoot, with somebody in one of its lines and
+    /// nobody in any of them unable to step out, had a chance; it took it
+    /// when it shot along such a line.
+    fn count_dodge_shots(
+        &mut self,
+        policy: &GreedyPolicy,
+        game: &Pacman2,
+        joint: &[Action; PLAYERS],
+    ) {
+        let view = View::of(policy, game);
+        for (p, &played) in joint.iter().enumerate() {
+            if view.alive & (1 << p) == 0 || view.strength[p] <= policy.skill_cost {
+                continue;
+            }
+            let me = usize::from(view.cell[p]);
+            // Per direction: nobody in the path, somebody who can step out
+            // of it (and nobody who cannot), or somebody who cannot.
+            let mut lines = [0u8; 4];
+            for (d, line) in lines.iter_mut().enumerate() {
+                let path = policy.beam[me][d];
+                for q in (0..PLAYERS).filter(|&q| q != p && view.alive & (1 << q) != 0) {
+                    if view.bit[q] & path != 0 {
+                        let trapped = view.near[q] & !path == 0;
+                        *line = (*line).max(1 + u8::from(trapped));
+                    }
+                }
+            }
+            if lines.contains(&2) || !lines.contains(&1) {
+                continue;
+            }
+            self.dodge_chances[p] += 1;
+            // The shots are the last four actions, one per direction.
+            if played.is_shot() && lines[played.index() - 5] == 1 {
+                self.dodge_shots[p] += 1;
+            }
+        }
+    }
+
+    /// Player `p`'s chances to fire at a player who can step out of the
+    /// path (with nobody trapped in any of its lines) and the shots it took
+    /// at one, so far ((0, 0) for a player number out of range).
+    pub fn dodge_counts(&self, p: usize) -> (u32, u32) {
+        match (self.dodge_chances.get(p), self.dodge_shots.get(p)) {
+            (Some(&chances), Some(&shots)) => (chances, shots),
+            _ => (0, 0),
+        }
+    }
+
+    /// The rate at which player `p` fires at a player who can step out of
+    /// the path, when nobody in its lines is trapped: its shots over its
+    /// chances so far, with [`DODGE_PRIOR`] counted as
+    /// [`DODGE_PRIOR_CHANCES`] chances (so [`DODGE_PRIOR`] for a player
+    /// number out of range).
+    pub fn dodge_rate(&self, p: usize) -> f64 {
+        let (chances, shots) = self.dodge_counts(p);
+        (f64::from(shots) + DODGE_PRIOR * DODGE_PRIOR_CHANCES)
+            / (f64::from(chances) + DODGE_PRIOR_CHANCES)
     }
 
     /// The probability that player `p` plays as the policy does (0 for a
@@ -888,6 +1144,13 @@ impl TypeModel {
                 out.push_str(" -");
             }
         }
+        out.push_str(&format!(" {DODGE_TAG}"));
+        for p in 0..PLAYERS {
+            out.push_str(&format!(
+                " {} {}",
+                self.dodge_chances[p], self.dodge_shots[p]
+            ));
+        }
         out
     }
 
@@ -905,6 +1168,11 @@ impl TypeModel {
         if words.next() != Some(TYPE_TAG) {
             return Err(format!("expected data starting with {TYPE_TAG:?}"));
         }
+        fn count(word: Option<&str>, what: impl Fn() -> String) -> Result<u32, String> {
+            let word = word.ok_or_else(|| format!("{}: missing", what()))?;
+            word.parse::<u32>()
+                .map_err(|_| format!("{}: expected a count, found {word:?}", what()))
+        }
         let mut model = TypeModel::new(0.5);
         for p in 0..PLAYERS {
             model.log_odds[p] = number(words.next(), || format!("player {p}'s log-odds"))?
@@ -918,6 +1186,20 @@ impl TypeModel {
                 model.expected[p][k] =
                     number(words.next(), || format!("player {p}'s expectation {k}"))?
                         .clamp(0.0, 1.0);
+            }
+        }
+        // The shot counts (absent from the data of bots before them).
+        if words.peek() == Some(&DODGE_TAG) {
+            words.next();
+            for p in 0..PLAYERS {
+                let chances = count(words.next(), || format!("player {p}'s dodge chances"))?;
+                let shots = count(words.next(), || format!("player {p}'s dodge shots"))?;
+                if shots > chances {
+                    return Err(format!(
+                        "player {p}: {shots} dodge shots in {chances} chances"
+                    ));
+                }
+                (model.dodge_chances[p], model.dodge_shots[p]) = (chances, shots);
             }
         }
         match words.next() {
