@@ -99,6 +99,10 @@ pub const DODGE_RATES: [(f64, i32); 9] = [
     (0.93, 150),
 ];
 
+/// The largest dodge weight, either way, that
+/// [`GreedyPolicy::with_dodge_weights`] keeps.
+pub const DODGE_WEIGHT_BOUND: i32 = 1 << 20;
+
 /// How far (in steps) the policy looks for the nearest fruit.
 const REACH: usize = 10;
 
@@ -249,9 +253,10 @@ impl GreedyPolicy {
 
     /// The policy with each player's preference for a shot, per player in
     /// its path, in [`GreedyPolicy::joint`] (the rollouts); [`SHOT_HIT`]
-    /// for every player by default. [`GreedyPolicy::action`], which
-    /// predicts one player's move (as a bot built on rules would make it),
-    /// keeps [`SHOT_HIT`].
+    /// for every player by default. A player who can step out of the path
+    /// counts half of it (until [`GreedyPolicy::with_dodge_weights`] says
+    /// otherwise). [`GreedyPolicy::action`], which predicts one player's
+    /// move (as a bot built on rules would make it), keeps [`SHOT_HIT`].
     pub fn with_shot_weights(mut self, weights: [i32; PLAYERS]) -> Self {
         self.shot_hit = weights;
         self.dodge_hit2 = weights;
@@ -263,10 +268,11 @@ impl GreedyPolicy {
     /// [`GreedyPolicy::joint`]; half its shot weight by default (and after
     /// [`GreedyPolicy::with_shot_weights`]). [`GreedyPolicy::dodge_weight`]
     /// gives the weight at which the policy fires such shots at a given
-    /// rate.
+    /// rate. Weights are kept within ±[`DODGE_WEIGHT_BOUND`] (far beyond
+    /// any that changes a choice), so that no sum overflows.
     pub fn with_dodge_weights(mut self, weights: [i32; PLAYERS]) -> Self {
         for (d, w) in self.dodge_hit2.iter_mut().zip(weights) {
-            *d = 2 * w;
+            *d = 2 * w.clamp(-DODGE_WEIGHT_BOUND, DODGE_WEIGHT_BOUND);
         }
         self
     }
@@ -328,7 +334,9 @@ impl GreedyPolicy {
     }
 
     /// The policy's action for `p`, with `shot_hit` as its preference for a
-    /// shot per player in its path.
+    /// shot per player in its path who cannot step out of it (plus
+    /// [`W_SURE_SHOT`]) and `dodge_hit2` twice its preference per player
+    /// who can.
     ///
     /// The players' bit sets are gathered with masks rather than branches,
     /// the walls are skipped by a list of each cell's moves, and the best
@@ -850,17 +858,18 @@ mod tests {
 
     /// A player's dodge rate starts at [`DODGE_PRIOR`] and follows the
     /// shots it takes: in the same games, a player that fires at every
-    /// such chance and one that never does; the counts travel in
-    /// [`TypeModel::encode`].
+    /// such chance and two that never do (weights at the ends of `i32`
+    /// overflow nothing); the counts travel in [`TypeModel::encode`].
     #[test]
     fn dodge_rate_follows_the_shots_a_player_takes() {
         let fresh = TypeModel::new(0.5);
         assert!((0..PLAYERS).all(|p| fresh.dodge_rate(p) == DODGE_PRIOR));
         assert_eq!(fresh.dodge_rate(PLAYERS), DODGE_PRIOR);
-        let model = watch_policy_play(30, [1000, -1000, 0, 0]);
+        let model = watch_policy_play(30, [i32::MAX, -1000, 0, i32::MIN]);
         assert!(model.dodge_chances[0] >= 50 && model.dodge_chances[1] >= 50);
         assert!(model.dodge_rate(0) > 0.9, "{}", model.dodge_rate(0));
         assert!(model.dodge_rate(1) < 0.05, "{}", model.dodge_rate(1));
+        assert!(model.dodge_rate(3) < 0.05, "{}", model.dodge_rate(3));
         let back = TypeModel::decode(&model.encode()).unwrap();
         for p in 0..PLAYERS {
             assert_eq!(back.dodge_rate(p), model.dodge_rate(p));
