@@ -438,12 +438,7 @@ impl GreedyPolicy {
                 let path = self.beam[me][d];
                 let hits = (path & others).count_ones() as i32;
                 let score = if hits > 0 {
-                    // Those in the path whose cell and every move are in
-                    // it (a dead player's `near` is empty).
-                    let mut sure = 0;
-                    for (q, &near) in v.near.iter().enumerate() {
-                        sure += i32::from(q != p && near != 0 && near & !path == 0);
-                    }
+                    let sure = v.trapped_in(p, path);
                     dodge_hit2 * (hits - sure) / 2 + (shot_hit + W_SURE_SHOT) * sure
                 } else {
                     W_SHOT_MISS
@@ -523,6 +518,18 @@ struct View {
 }
 
 impl View {
+    /// How many players other than `p` cannot step out of `path`: their
+    /// cell and every cell they can move to lie in it (a dead player's
+    /// `near` is empty).
+    #[inline]
+    fn trapped_in(&self, p: usize, path: u128) -> i32 {
+        let mut sure = 0;
+        for (q, &near) in self.near.iter().enumerate() {
+            sure += i32::from(q != p && near != 0 && near & !path == 0);
+        }
+        sure
+    }
+
     fn of(policy: &GreedyPolicy, game: &Pacman2) -> View {
         let cur = &game.cur;
         let mut v = View {
@@ -1087,18 +1094,21 @@ impl TypeModel {
                 continue;
             }
             let me = usize::from(view.cell[p]);
+            let others = (0..PLAYERS)
+                .filter(|&q| q != p)
+                .fold(0, |cells, q| cells | view.bit[q]);
             // Per direction: nobody in the path, somebody who can step out
-            // of it (and nobody who cannot), or somebody who cannot.
-            let mut lines = [0u8; 4];
-            for (d, line) in lines.iter_mut().enumerate() {
-                let path = policy.beam[me][d];
-                for q in (0..PLAYERS).filter(|&q| q != p && view.alive & (1 << q) != 0) {
-                    if view.bit[q] & path != 0 {
-                        let trapped = view.near[q] & !path == 0;
-                        *line = (*line).max(1 + u8::from(trapped));
-                    }
+            // of it (and nobody who cannot), or somebody who cannot, as
+            // `pick` tells them apart.
+            let lines = policy.beam[me].map(|path| {
+                if path & others == 0 {
+                    0
+                } else if view.trapped_in(p, path) == 0 {
+                    1
+                } else {
+                    2
                 }
-            }
+            });
             if lines.contains(&2) || !lines.contains(&1) {
                 continue;
             }
