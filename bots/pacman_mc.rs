@@ -58,6 +58,10 @@ use botzone::time::Deadline;
 
 struct PacmanMc {
     game: Option<Pacman2>,
+    /// The rollout policy's tables for the game's field (built once a
+    /// game: the walls never change), shared by the search and the
+    /// opponent model.
+    tables: Option<Box<GreedyPolicy>>,
     me: usize,
     rng: Rng,
     /// Which players play as the rollout policy does.
@@ -68,6 +72,7 @@ impl PacmanMc {
     fn new() -> Self {
         PacmanMc {
             game: None,
+            tables: None,
             me: 0,
             rng: Rng::from_env(),
             types: TypeModel::new(TYPE_PRIOR),
@@ -88,7 +93,9 @@ impl PacmanMc {
             },
         };
         let map = Map::from_json(request).map_err(|e| BotError::new(format!("{path}: {e}")))?;
-        self.game = Some(Pacman2::new(&map));
+        let game = Pacman2::new(&map);
+        self.tables = Some(Box::new(GreedyPolicy::new(&game)));
+        self.game = Some(game);
         self.me = id;
         self.types = TypeModel::new(TYPE_PRIOR);
         Ok(())
@@ -103,8 +110,8 @@ impl PacmanMc {
         let joint = game
             .joint_from_request(request, path)
             .map_err(|e| BotError::new(e.to_string()))?;
-        if observe {
-            self.types.observe(game, &joint);
+        if let (true, Some(tables)) = (observe, &self.tables) {
+            self.types.observe_with(tables, game, &joint);
         }
         game.apply_unchecked(&joint);
         Ok(())
@@ -118,7 +125,7 @@ impl PacmanMc {
 
     fn think(&mut self, deadline: &Deadline) -> Output {
         let me = self.me;
-        let Some(game) = self.game.as_mut() else {
+        let (Some(game), Some(tables)) = (self.game.as_mut(), &self.tables) else {
             return answer(Action::Stay, "rollouts=0 no game".into());
         };
         if !game.is_active(me) {
@@ -133,7 +140,8 @@ impl PacmanMc {
         for (p, r) in dodge.iter_mut().enumerate() {
             *r = self.types.dodge_rate(p);
         }
-        let result = search(game, me, deadline, &mut self.rng, DEPTH, odds, dodge);
+        let mut policy = rollout_policy(tables, me, odds, dodge);
+        let result = search(game, me, deadline, &mut self.rng, DEPTH, odds, &mut policy);
         for (p, arms) in result.players.iter().enumerate() {
             if p != me {
                 self.types.expect(p, arms);
@@ -184,21 +192,35 @@ const TYPE_PRIOR: f64 = 0.2;
 /// ([`FlatMc::policy_mix_of`]); a player with odds `q` gets `q` times it.
 const TYPE_MOST: f64 = 0.8;
 
+/// The rollout policy: the game's `tables` with each player's shot
+/// weights. Every player shoots as readily as its `odds` of playing as the
+/// policy does say ([`GreedyPolicy::shot_weights`]: bots built on rules
+/// fire whenever somebody is in line, bots that search, `me` among them,
+/// less), except at a player who can step out of the path, where it fires
+/// at the rate `dodge[p]` it was seen to ([`TypeModel::dodge_rate`],
+/// [`GreedyPolicy::dodge_weight`]).
+fn rollout_policy(
+    tables: &GreedyPolicy,
+    me: usize,
+    odds: [f64; PLAYERS],
+    dodge: [f64; PLAYERS],
+) -> GreedyPolicy {
+    tables
+        .clone()
+        .with_shot_weights(GreedyPolicy::shot_weights(me, odds))
+        .with_dodge_weights(dodge.map(GreedyPolicy::dodge_weight))
+}
+
 /// Monte Carlo with decoupled first turns: every live player picks its
 /// first [`DECOUPLED_TURNS`] actions by UCB1 over its own statistics,
 /// valued by [`evaluate`] from its side, so that the opponents' first
 /// moves are their best answers rather than the policy's; then at most
-/// `depth` turns in all of [`GreedyPolicy`] for everyone. `odds[p]` is the
-/// odds that player `p` plays as the policy does ([`TypeModel`]): it plays
-/// the policy's first action instead in a share `TYPE_MOST * odds[p]` of
-/// the rollouts, and shoots in them as readily as those odds say
-/// ([`GreedyPolicy::shot_weights`]: bots built on rules fire whenever
-/// somebody is in line, bots that search, `me` among them, less), except
-/// at a player who can step out of the path, where it fires at the rate
-/// `dodge[p]` it was seen to ([`TypeModel::dodge_rate`],
-/// [`GreedyPolicy::dodge_weight`]). The
-/// answer is `me`'s most tried action; `game` is left as it was. Stops at
-/// the deadline or after `BOTZONE_ITERATIONS` rollouts.
+/// `depth` turns in all of `policy` ([`rollout_policy`]) for everyone.
+/// `odds[p]` is the odds that player `p` plays as the policy does
+/// ([`TypeModel`]): it plays the policy's first action instead in a share
+/// `TYPE_MOST * odds[p]` of the rollouts. The answer is `me`'s most tried
+/// action; `game` is left as it was. Stops at the deadline or after
+/// `BOTZONE_ITERATIONS` rollouts.
 fn search(
     game: &mut Pacman2,
     me: usize,
@@ -206,11 +228,8 @@ fn search(
     rng: &mut Rng,
     depth: u32,
     odds: [f64; PLAYERS],
-    dodge: [f64; PLAYERS],
+    policy: &mut GreedyPolicy,
 ) -> botzone::search::flat_mc::SearchResult<Action> {
-    let mut policy = GreedyPolicy::new(game)
-        .with_shot_weights(GreedyPolicy::shot_weights(me, odds))
-        .with_dodge_weights(dodge.map(GreedyPolicy::dodge_weight));
     let mut mc = FlatMc::new(Limits::from_env())
         .depth(depth)
         .decoupled(EXPLORATION)
@@ -219,7 +238,7 @@ fn search(
     for (p, &q) in odds.iter().enumerate() {
         mc = mc.policy_mix_of(p, TYPE_MOST * q);
     }
-    mc.search(game, me, deadline, rng, &mut policy)
+    mc.search(game, me, deadline, rng, policy)
 }
 
 fn answer(action: Action, debug: String) -> Output {
@@ -233,6 +252,7 @@ fn answer(action: Action, debug: String) -> Output {
 impl Bot for PacmanMc {
     fn on_input(&mut self, input: &Input, deadline: &Deadline) -> Result<Output, BotError> {
         self.game = None;
+        self.tables = None;
         // The opponent model as the last turn left it (`data`): it weighs
         // only the last request's actions, the one turn it has an
         // expectation for.

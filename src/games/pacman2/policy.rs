@@ -24,9 +24,10 @@
 //! [`GreedyPolicy::dodge_weight`]): bots built on rules take a third to a
 //! half of them, the strong public bots one in ten or fewer.
 //!
-//! Tables are made once per search ([`GreedyPolicy::new`]) and nothing
-//! allocates afterwards; each turn the policy reads the players straight
-//! from the simulator's state.
+//! Tables are made once per game ([`GreedyPolicy::new`]: they depend only
+//! on the walls and the skill's cost; a copy with other shot weights is a
+//! `clone`) and nothing allocates afterwards; each turn the policy reads
+//! the players straight from the simulator's state.
 //!
 //! ```
 //! use botzone::games::pacman2::policy::{evaluate, GreedyPolicy};
@@ -842,6 +843,50 @@ mod tests {
         model
     }
 
+    /// [`TypeModel::observe_with`] the tables of a policy built at the
+    /// game's start, with other weights, counts and weighs every turn as
+    /// [`TypeModel::observe`] does with tables built for the turn.
+    #[test]
+    fn observing_with_the_games_first_tables_is_observing() {
+        use crate::search::flat_mc::Arm;
+        let mut chances = 0;
+        for seed in 1..=6 {
+            let mut game = Pacman2::new(&Map::generate(seed));
+            let tables = GreedyPolicy::new(&game)
+                .with_shot_weights([7, -3, 120, 0])
+                .with_dodge_weights([-200, 150, 0, 40]);
+            let (mut fresh, mut kept) = (TypeModel::new(0.3), TypeModel::new(0.3));
+            let mut rng = Rng::new(u64::from(seed));
+            for turn in 0..100 {
+                if game.is_over() {
+                    break;
+                }
+                let joint = tables.joint(&game, &mut rng);
+                // Expectations that differ from turn to turn, some of them
+                // on the actions played.
+                for (p, &played) in joint.iter().enumerate() {
+                    let arms: Vec<Arm<Action>> = [played, Action::Stay]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &action)| Arm {
+                            action,
+                            visits: (turn + p + i) as u64 % 5,
+                            total: 0.0,
+                        })
+                        .collect();
+                    fresh.expect(p, &arms);
+                    kept.expect(p, &arms);
+                }
+                fresh.observe(&game, &joint);
+                kept.observe_with(&tables, &game, &joint);
+                assert_eq!(fresh.encode(), kept.encode(), "map {seed}, turn {turn}");
+                game.apply_unchecked(&joint);
+            }
+            chances += kept.dodge_chances.iter().sum::<u32>();
+        }
+        assert!(chances > 20, "only {chances} chances to shoot counted");
+    }
+
     /// [`DODGE_RATES`] holds: the policy with one dodge weight for every
     /// player, playing itself on 60 judge maps, fires at players who can
     /// step out of the path at about the rate the table gives for that
@@ -1048,15 +1093,29 @@ impl TypeModel {
     /// Records one turn: `joint` is about to be played in `game`. Players
     /// without an expectation for it ([`TypeModel::expect`]) are left as
     /// they were; every expectation is used once. Builds the policy's
-    /// tables for `game` (a few microseconds on Botzone's maps), so it is
-    /// meant for once a turn, not for rollouts.
+    /// tables for `game` (tens of microseconds on Botzone's maps), so it is
+    /// meant for once a turn, not for rollouts; a bot that keeps the tables
+    /// of its game calls [`TypeModel::observe_with`] instead.
     pub fn observe(&mut self, game: &Pacman2, joint: &[Action; PLAYERS]) {
+        self.observe_with(&GreedyPolicy::new(game), game, joint);
+    }
+
+    /// [`TypeModel::observe`] with the tables of `policy`, a
+    /// [`GreedyPolicy`] built for a position of the same game (the tables
+    /// depend only on the walls and the skill's cost, which never change
+    /// during a game; the policy's shot weights are not used), so that
+    /// they are built once a game rather than once a turn.
+    pub fn observe_with(
+        &mut self,
+        policy: &GreedyPolicy,
+        game: &Pacman2,
+        joint: &[Action; PLAYERS],
+    ) {
         let expected = std::mem::replace(&mut self.has_expected, [false; PLAYERS]);
         if game.is_over() {
             return;
         }
-        let policy = GreedyPolicy::new(game);
-        self.count_dodge_shots(&policy, game, joint);
+        self.count_dodge_shots(policy, game, joint);
         if !expected.contains(&true) {
             return;
         }
