@@ -908,8 +908,10 @@ fn pacman_mc_bundle_holds_no_other_game_and_is_small() {
         stderr.contains(&format!("{} bytes", text.len())),
         "{stderr}"
     );
+    // About 150 KB today (the bot's library code without docs and tests);
+    // a bundle that pulls in another game's code would pass 200 KB.
     assert!(
-        text.len() < 150 * 1024,
+        text.len() < 170 * 1024,
         "pacman_mc bundle is {} bytes",
         text.len()
     );
