@@ -6,7 +6,7 @@
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -238,6 +238,8 @@ pub struct BotProcess {
     eof: bool,
     buffer: Vec<u8>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// Set when the bot's stderr reaches its end (the reader has it all).
+    stderr_done: Arc<AtomicBool>,
     stopped: bool,
     exit: Option<Exit>,
 }
@@ -338,6 +340,8 @@ impl BotProcess {
         });
         let tail = Arc::new(Mutex::new(Vec::new()));
         let tail2 = Arc::clone(&tail);
+        let stderr_done = Arc::new(AtomicBool::new(false));
+        let done2 = Arc::clone(&stderr_done);
         thread::spawn(move || {
             let mut buf = vec![0u8; 1 << 14];
             loop {
@@ -353,6 +357,7 @@ impl BotProcess {
                     }
                 }
             }
+            done2.store(true, Ordering::Release);
         });
         Ok(BotProcess {
             pid,
@@ -361,6 +366,7 @@ impl BotProcess {
             eof: false,
             buffer: Vec::new(),
             stderr: tail,
+            stderr_done,
             stopped: false,
             exit: None,
         })
@@ -617,6 +623,62 @@ impl BotProcess {
     }
 }
 
+/// The CPU time used so far by the live processes of process group `pgid`
+/// (the shell and the bot it started); `None` when `/proc` cannot be read.
+fn group_cpu_time(pgid: i32) -> Option<Duration> {
+    let mut ticks = 0u64;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // fields[0] is field 3 (state); pgrp is field 5, utime 14, stime 15.
+        let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
+        if field(5) == Some(pgid as u64) {
+            ticks += field(14).unwrap_or(0) + field(15).unwrap_or(0);
+        }
+    }
+    // SAFETY: sysconf only reads a system constant.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_micros(ticks * 1_000_000 / hz))
+}
+
+/// How long [`wait_for_start`] watches a bot whose CPU time still grows.
+const START_CAP: Duration = Duration::from_secs(3);
+/// How often [`wait_for_start`] looks at that CPU time.
+const START_LOOK: Duration = Duration::from_millis(200);
+
+/// Waits `wait` for `p` to end, then on while it still computes (its CPU
+/// time grew since the last look, as an interpreter's start does on a busy
+/// machine, where it can take longer than `wait`), up to [`START_CAP`] in
+/// all. `None` when it still runs then, or stopped computing first (it
+/// waits for its input).
+fn wait_for_start(p: &mut BotProcess, wait: Duration) -> Option<Exit> {
+    let start = Instant::now();
+    if let Some(exit) = p.wait_until(start + wait) {
+        return Some(exit);
+    }
+    let mut cpu = group_cpu_time(p.pid);
+    while start.elapsed() < START_CAP {
+        if let Some(exit) = p.wait_until(Instant::now() + START_LOOK) {
+            return Some(exit);
+        }
+        let now = group_cpu_time(p.pid);
+        if now.is_none() || now == cpu {
+            return None;
+        }
+        cpu = now;
+    }
+    None
+}
+
 /// Whether `command` starts: it is run under `limits` with its input open
 /// but empty, so a bot waits for its first request; one still running
 /// after `wait` (it is then stopped), or one that ends well, has started.
@@ -629,16 +691,17 @@ impl BotProcess {
 /// Why it cannot start: how it ended and the telling line of its stderr.
 pub fn check_start(command: &str, limits: &Limits, wait: Duration) -> Result<(), String> {
     let mut p = BotProcess::spawn(command, limits).map_err(|e| format!("sh: {e}"))?;
-    let Some(exit) = p.wait_until(Instant::now() + wait) else {
+    let Some(exit) = wait_for_start(&mut p, wait) else {
         p.kill();
         return Ok(());
     };
     if exit.success() {
         return Ok(());
     }
-    // The stderr reader may still be draining the pipe.
-    let until = Instant::now() + Duration::from_millis(300);
-    while p.stderr_tail().trim().is_empty() && Instant::now() < until {
+    // The stderr reader may still be draining the pipe (slowly, on a busy
+    // machine): wait for its end, unless a child of the bot keeps it open.
+    let until = Instant::now() + Duration::from_secs(2);
+    while !p.stderr_done.load(Ordering::Acquire) && Instant::now() < until {
         thread::sleep(Duration::from_millis(5));
     }
     let stderr = p.stderr_tail();
