@@ -682,6 +682,8 @@ fn wait_for_start(p: &mut BotProcess, wait: Duration) -> Option<Exit> {
 /// Whether `command` starts: it is run under `limits` with its input open
 /// but empty, so a bot waits for its first request; one still running
 /// after `wait` (it is then stopped), or one that ends well, has started.
+/// A bot whose processes still compute after `wait` is given up to 3 s in
+/// all to end or to stop computing (a slow start on a busy machine).
 /// It cannot start when, before any input, the shell cannot find or run it
 /// (exit code 127 or 126), it stops naming a file that does not exist
 /// (`python3 missing.py`, `node missing.js`), or it runs out of memory
