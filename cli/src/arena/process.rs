@@ -109,16 +109,39 @@ impl Limits {
 /// The CPU time (user + system, with reaped children) of process `pid` so
 /// far, from `/proc/<pid>/stat`.
 pub fn cpu_time(pid: i32) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command name (which may hold spaces) in parentheses.
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // rest[0] is field 3 (state); utime is field 14, stime 15, cutime 16, cstime 17.
-    let tick = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
-    let ticks = tick(14)? + tick(15)? + tick(16)? + tick(17)?;
+    let stat = ProcStat::read(pid)?;
+    // utime is field 14, stime 15, cutime 16, cstime 17.
+    let ticks = stat.field(14)? + stat.field(15)? + stat.field(16)? + stat.field(17)?;
+    Some(ticks_to_duration(ticks))
+}
+
+/// The numeric fields of `/proc/PID/stat` after the command name.
+struct ProcStat(Vec<u64>);
+
+impl ProcStat {
+    fn read(pid: i32) -> Option<ProcStat> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // Fields after the command name (which may hold spaces) in parentheses;
+        // field 3 (the state, a letter) reads as `u64::MAX`.
+        let rest = stat.rsplit_once(')')?.1;
+        Some(ProcStat(
+            rest.split_whitespace()
+                .map(|f| f.parse().unwrap_or(u64::MAX))
+                .collect(),
+        ))
+    }
+
+    /// Field `i` as `proc(5)` numbers them (from 1).
+    fn field(&self, i: usize) -> Option<u64> {
+        self.0.get(i.checked_sub(3)?).copied()
+    }
+}
+
+/// Clock ticks as a duration.
+fn ticks_to_duration(ticks: u64) -> Duration {
     // SAFETY: sysconf only reads a system constant.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Some(Duration::from_micros(ticks * 1_000_000 / hz))
+    Duration::from_micros(ticks * 1_000_000 / hz)
 }
 
 // ---------------------------------------------------------------------------
@@ -629,25 +652,19 @@ fn group_cpu_time(pgid: i32) -> Option<Duration> {
     let mut ticks = 0u64;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok()) else {
+        let Some(stat) = name
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+            .and_then(ProcStat::read)
+        else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        // fields[0] is field 3 (state); pgrp is field 5, utime 14, stime 15.
-        let field = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok());
-        if field(5) == Some(pgid as u64) {
-            ticks += field(14).unwrap_or(0) + field(15).unwrap_or(0);
+        // pgrp is field 5, utime 14, stime 15.
+        if stat.field(5) == Some(pgid as u64) {
+            ticks += stat.field(14).unwrap_or(0) + stat.field(15).unwrap_or(0);
         }
     }
-    // SAFETY: sysconf only reads a system constant.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Some(Duration::from_micros(ticks * 1_000_000 / hz))
+    Some(ticks_to_duration(ticks))
 }
 
 /// How long [`wait_for_start`] watches a bot whose CPU time still grows.
