@@ -57,22 +57,27 @@ use botzone::search::flat_mc::{FlatMc, Limits};
 use botzone::time::Deadline;
 
 struct PacmanMc {
-    game: Option<Pacman2>,
-    /// The rollout policy's tables for the game's field (built once a
-    /// game: the walls never change), shared by the search and the
-    /// opponent model.
-    tables: Option<Box<GreedyPolicy>>,
+    /// The game under way, once its first request has come.
+    game: Option<Game>,
     me: usize,
     rng: Rng,
     /// Which players play as the rollout policy does.
     types: TypeModel,
 }
 
+/// A game under way: its state and the rollout policy's tables for its
+/// field.
+struct Game {
+    state: Pacman2,
+    /// Built once a game (the walls never change), shared by the search
+    /// and the opponent model.
+    tables: Box<GreedyPolicy>,
+}
+
 impl PacmanMc {
     fn new() -> Self {
         PacmanMc {
             game: None,
-            tables: None,
             me: 0,
             rng: Rng::from_env(),
             types: TypeModel::new(TYPE_PRIOR),
@@ -93,9 +98,9 @@ impl PacmanMc {
             },
         };
         let map = Map::from_json(request).map_err(|e| BotError::new(format!("{path}: {e}")))?;
-        let game = Pacman2::new(&map);
-        self.tables = Some(Box::new(GreedyPolicy::new(&game)));
-        self.game = Some(game);
+        let state = Pacman2::new(&map);
+        let tables = Box::new(GreedyPolicy::new(&state));
+        self.game = Some(Game { state, tables });
         self.me = id;
         self.types = TypeModel::new(TYPE_PRIOR);
         Ok(())
@@ -104,16 +109,16 @@ impl PacmanMc {
     /// Applies one later request (the players' actions of the last turn),
     /// shown to the opponent model first when `observe`.
     fn follow(&mut self, request: &Value, path: &str, observe: bool) -> Result<(), BotError> {
-        let game = self.game.as_mut().ok_or_else(|| {
+        let Game { state, tables } = self.game.as_mut().ok_or_else(|| {
             BotError::new(format!("{path}: a turn's actions came before the map"))
         })?;
-        let joint = game
+        let joint = state
             .joint_from_request(request, path)
             .map_err(|e| BotError::new(e.to_string()))?;
-        if let (true, Some(tables)) = (observe, &self.tables) {
-            self.types.observe_with(tables, game, &joint);
+        if observe {
+            self.types.observe_with(tables, state, &joint);
         }
-        game.apply_unchecked(&joint);
+        state.apply_unchecked(&joint);
         Ok(())
     }
 
@@ -125,7 +130,11 @@ impl PacmanMc {
 
     fn think(&mut self, deadline: &Deadline) -> Output {
         let me = self.me;
-        let (Some(game), Some(tables)) = (self.game.as_mut(), &self.tables) else {
+        let Some(Game {
+            state: game,
+            tables,
+        }) = self.game.as_mut()
+        else {
             return answer(Action::Stay, "rollouts=0 no game".into());
         };
         if !game.is_active(me) {
@@ -252,7 +261,6 @@ fn answer(action: Action, debug: String) -> Output {
 impl Bot for PacmanMc {
     fn on_input(&mut self, input: &Input, deadline: &Deadline) -> Result<Output, BotError> {
         self.game = None;
-        self.tables = None;
         // The opponent model as the last turn left it (`data`): it weighs
         // only the last request's actions, the one turn it has an
         // expectation for.
