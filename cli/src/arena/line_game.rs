@@ -68,6 +68,9 @@ fn exchange(
         ReadOutcome::Overflow => Verdict::Ole,
         ReadOutcome::Eof(_) => {
             let exit = p.wait_until(Instant::now() + limits.time);
+            if exit.is_some() {
+                p.drain_stderr();
+            }
             match exit {
                 Some(e) if p.looks_out_of_memory(&e, limits.memory) => Verdict::Mle,
                 _ => Verdict::Re,

@@ -229,6 +229,7 @@ impl JsonPlayer {
                     return self.fail(Verdict::Tle, start, None);
                 }
                 if !exit.success() {
+                    p.drain_stderr();
                     let verdict = if p.looks_out_of_memory(&exit, self.limits.memory) {
                         Verdict::Mle
                     } else {

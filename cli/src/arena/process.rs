@@ -437,6 +437,19 @@ impl BotProcess {
         }
     }
 
+    /// Waits, up to [`STDERR_DRAIN`], for the stderr reader to reach the
+    /// end of the bot's stderr, so that [`BotProcess::stderr_tail`] then
+    /// holds all it wrote: the reader drains the pipe on a thread of its
+    /// own, slowly on a busy machine. For a bot that has ended; it returns
+    /// at once when the reader is done, and only a child of the bot that
+    /// keeps the pipe open holds it the whole time.
+    pub fn drain_stderr(&self) {
+        let until = Instant::now() + STDERR_DRAIN;
+        while !self.stderr_done.load(Ordering::Acquire) && Instant::now() < until {
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// The tail of what the bot wrote to stderr.
     pub fn stderr_tail(&self) -> String {
         let t = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
@@ -622,7 +635,7 @@ impl BotProcess {
 
     /// Whether an abnormal end looks like running out of memory: the
     /// runtime said so on stderr, or the peak resident size reached 90% of
-    /// the limit.
+    /// the limit. Call [`BotProcess::drain_stderr`] first.
     pub fn looks_out_of_memory(&self, exit: &Exit, limit: u64) -> bool {
         if limit == 0 {
             return false;
@@ -666,6 +679,10 @@ fn group_cpu_time(pgid: i32) -> Option<Duration> {
     }
     Some(ticks_to_duration(ticks))
 }
+
+/// How long [`BotProcess::drain_stderr`] waits for the end of a bot's
+/// stderr.
+const STDERR_DRAIN: Duration = Duration::from_secs(2);
 
 /// How long [`wait_for_start`] watches a bot whose CPU time still grows.
 const START_CAP: Duration = Duration::from_secs(3);
@@ -717,12 +734,7 @@ pub fn check_start(command: &str, limits: &Limits, wait: Duration) -> Result<(),
     if exit.success() {
         return Ok(());
     }
-    // The stderr reader may still be draining the pipe (slowly, on a busy
-    // machine): wait for its end, unless a child of the bot keeps it open.
-    let until = Instant::now() + Duration::from_secs(2);
-    while !p.stderr_done.load(Ordering::Acquire) && Instant::now() < until {
-        thread::sleep(Duration::from_millis(5));
-    }
+    p.drain_stderr();
     let stderr = p.stderr_tail();
     const MISSING_FILE: [&str; 3] = [
         "No such file",

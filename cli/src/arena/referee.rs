@@ -86,6 +86,7 @@ impl Referee for External {
         };
         if let Some(exit) = p.wait_until(deadline) {
             if !exit.success() {
+                p.drain_stderr();
                 return Err(format!(
                     "judge `{}` failed ({exit:?}): {}",
                     self.command,
