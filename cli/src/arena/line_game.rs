@@ -66,16 +66,10 @@ fn exchange(
         }
         ReadOutcome::Timeout => Verdict::Tle,
         ReadOutcome::Overflow => Verdict::Ole,
-        ReadOutcome::Eof(_) => {
-            let exit = p.wait_until(Instant::now() + limits.time);
-            if exit.is_some() {
-                p.drain_stderr();
-            }
-            match exit {
-                Some(e) if p.looks_out_of_memory(&e, limits.memory) => Verdict::Mle,
-                _ => Verdict::Re,
-            }
-        }
+        ReadOutcome::Eof(_) => match p.wait_until(Instant::now() + limits.time) {
+            Some(e) if p.looks_out_of_memory(&e, limits.memory) => Verdict::Mle,
+            _ => Verdict::Re,
+        },
     };
     if let Some(mut p) = seat.process.take() {
         p.kill();

@@ -635,7 +635,8 @@ impl BotProcess {
 
     /// Whether an abnormal end looks like running out of memory: the
     /// runtime said so on stderr, or the peak resident size reached 90% of
-    /// the limit. Call [`BotProcess::drain_stderr`] first.
+    /// the limit. It waits for the end of stderr first
+    /// ([`BotProcess::drain_stderr`]) when it has to read it.
     pub fn looks_out_of_memory(&self, exit: &Exit, limit: u64) -> bool {
         if limit == 0 {
             return false;
@@ -643,6 +644,7 @@ impl BotProcess {
         if exit.max_rss >= limit / 10 * 9 {
             return true;
         }
+        self.drain_stderr();
         let tail = self.stderr_tail();
         const MARKERS: [&str; 9] = [
             "MemoryError",
