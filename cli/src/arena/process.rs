@@ -147,11 +147,26 @@ fn ticks_to_duration(ticks: u64) -> Duration {
 // ---------------------------------------------------------------------------
 // Cleanup on Ctrl-C: every live process group is recorded in a fixed table of
 // atomics so that a signal handler can kill them without locking.
+//
+// A bot is started and then recorded, and a signal may land in between. So
+// the thread that starts a bot blocks the terminating signals until the bot
+// is recorded (the handler never runs on it meanwhile), and counts itself in
+// `SPAWNING`; the handler, running on another thread, first sets
+// `TERMINATING` (no new bot starts after that) and then waits for `SPAWNING`
+// to reach zero before it kills what is recorded.
 
 const REGISTRY_SLOTS: usize = 1024;
 #[allow(clippy::declare_interior_mutable_const)]
 const EMPTY_SLOT: AtomicI32 = AtomicI32::new(0);
 static REGISTRY: [AtomicI32; REGISTRY_SLOTS] = [EMPTY_SLOT; REGISTRY_SLOTS];
+/// Threads between the start of a bot and its record in `REGISTRY`.
+static SPAWNING: AtomicI32 = AtomicI32::new(0);
+/// Set by the handler: the arena is stopping and starts no more bots.
+static TERMINATING: AtomicBool = AtomicBool::new(false);
+/// The signals that stop the arena (and its bots).
+const TERMINATING_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+/// How long the handler waits for bots being started to be recorded.
+const SPAWN_WAIT: Duration = Duration::from_secs(5);
 
 fn register(pgid: i32) {
     for slot in REGISTRY.iter() {
@@ -175,7 +190,65 @@ fn unregister(pgid: i32) {
     }
 }
 
+/// Starts a process with `spawn` and records its process group (its pid:
+/// the child makes its own group) so that the cleanup handler kills it,
+/// with no moment at which a terminating signal can end the arena while the
+/// process runs unrecorded.
+///
+/// # Errors
+/// What `spawn` returns, and `Interrupted` once the arena is stopping.
+fn spawn_registered(
+    spawn: impl FnOnce() -> std::io::Result<std::process::Child>,
+) -> std::io::Result<std::process::Child> {
+    // SAFETY: sigset_t is plain data that sigemptyset and sigaddset fill in;
+    // pthread_sigmask only changes this thread's mask, restored below. The
+    // child's mask is emptied by std before exec.
+    let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in TERMINATING_SIGNALS {
+            libc::sigaddset(&mut set, sig);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+    }
+    SPAWNING.fetch_add(1, Ordering::SeqCst);
+    let result = if TERMINATING.load(Ordering::SeqCst) {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "the arena is stopping",
+        ))
+    } else {
+        spawn().map(|child| {
+            register(child.id() as i32);
+            child
+        })
+    };
+    SPAWNING.fetch_sub(1, Ordering::SeqCst);
+    // SAFETY: restores the mask saved above; a signal that arrived meanwhile
+    // is delivered now, with the new process recorded.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    }
+    result
+}
+
 extern "C" fn on_terminate(signal: libc::c_int) {
+    TERMINATING.store(true, Ordering::SeqCst);
+    // Bots being started are recorded within moments (their threads block
+    // this signal, so they cannot be the one waiting here).
+    let step = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 1_000_000,
+    };
+    let mut waited = Duration::ZERO;
+    while SPAWNING.load(Ordering::SeqCst) > 0 && waited < SPAWN_WAIT {
+        // SAFETY: nanosleep(2) is async-signal-safe.
+        unsafe {
+            libc::nanosleep(&step, std::ptr::null_mut());
+        }
+        waited += Duration::from_millis(1);
+    }
     for slot in REGISTRY.iter() {
         let pgid = slot.load(Ordering::SeqCst);
         if pgid > 0 {
@@ -194,9 +267,9 @@ extern "C" fn on_terminate(signal: libc::c_int) {
 /// arena exits (bots run in their own process groups, so the terminal's
 /// signal does not reach them).
 pub fn install_cleanup_handler() {
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    for sig in TERMINATING_SIGNALS {
         // SAFETY: installs a handler that only calls async-signal-safe
-        // functions (atomic loads, kill, _exit).
+        // functions (atomic loads and stores, nanosleep, kill, _exit).
         unsafe {
             libc::signal(sig, on_terminate as *const () as libc::sighandler_t);
         }
@@ -327,9 +400,8 @@ impl BotProcess {
                 Ok(())
             });
         }
-        let mut child = cmd.spawn()?;
+        let mut child = spawn_registered(|| cmd.spawn())?;
         let pid = child.id() as i32;
-        register(pid);
 
         let mut stdin = child.stdin.take().expect("piped stdin");
         let mut stdout = child.stdout.take().expect("piped stdout");
@@ -800,6 +872,81 @@ mod tests {
             memory: 256 << 20,
             output: 1 << 16,
             cpu_clock: false,
+        }
+    }
+
+    /// A terminating signal that lands while a bot is being started (its
+    /// process exists, not yet recorded) still kills it. The scenario runs
+    /// in a copy of this test binary, since the handler ends the process.
+    #[test]
+    fn cleanup_kills_a_bot_being_started() {
+        const CHILD: &str = "BOTZONE_TEST_CLEANUP_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            install_cleanup_handler();
+            let (tx, rx) = mpsc::channel();
+            thread::spawn(move || {
+                spawn_registered(|| {
+                    // Not on the copy's pipes, which the test reads to
+                    // their end.
+                    let child = Command::new("sleep")
+                        .arg("60")
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .process_group(0)
+                        .spawn()?;
+                    tx.send(child.id()).unwrap();
+                    // The signal arrives now, before the record.
+                    thread::sleep(Duration::from_millis(300));
+                    Ok(child)
+                })
+            });
+            let pid = rx.recv().unwrap();
+            println!("bot pid {pid}");
+            std::io::stdout().flush().unwrap();
+            // SAFETY: sends a signal to this process.
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGTERM);
+            }
+            thread::sleep(Duration::from_secs(20));
+            panic!("the cleanup handler did not end the process");
+        }
+        let name = module_path!().split_once("::").unwrap().1.to_string()
+            + "::cleanup_kills_a_bot_being_started";
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args([name.as_str(), "--exact", "--nocapture"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let pid: i32 = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("bot pid "))
+            .unwrap_or_else(|| panic!("no pid in {stdout}"))
+            .parse()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(128 + libc::SIGTERM), "{stdout}");
+        // Killed: gone, or a zombie until whoever adopted it reaps it.
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                !stat
+                    .rsplit(')')
+                    .next()
+                    .unwrap()
+                    .trim_start()
+                    .starts_with('Z')
+            })
+        };
+        let t = Instant::now();
+        while alive() && t.elapsed() < Duration::from_secs(5) {
+            thread::sleep(Duration::from_millis(20));
+        }
+        if alive() {
+            // SAFETY: ends the stray bot this test started.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            panic!("the bot being started outlived the arena");
         }
     }
 
