@@ -225,8 +225,9 @@ fn spawn_registered(
         })
     };
     SPAWNING.fetch_sub(1, Ordering::SeqCst);
-    // SAFETY: restores the mask saved above; a signal that arrived meanwhile
-    // is delivered now, with the new process recorded.
+    // SAFETY: restores the mask saved above; a signal left pending for this
+    // thread meanwhile (no other thread took it) is delivered now, with the
+    // new process recorded.
     unsafe {
         libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
     }
@@ -236,7 +237,9 @@ fn spawn_registered(
 extern "C" fn on_terminate(signal: libc::c_int) {
     TERMINATING.store(true, Ordering::SeqCst);
     // Bots being started are recorded within moments (their threads block
-    // this signal, so they cannot be the one waiting here).
+    // this signal, so they cannot be the one waiting here); the wait is
+    // bounded should a start need something this thread holds (a lock of
+    // the allocator, say): no process is forked then, so none is missed.
     let step = libc::timespec {
         tv_sec: 0,
         tv_nsec: 1_000_000,
