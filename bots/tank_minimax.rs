@@ -2,8 +2,16 @@
 //! joint actions (our two tanks' pair, then the opponent's reply, judged
 //! conservatively) with a real evaluation, move ordering that drops shots
 //! dominated by staying, a preallocated transposition table and the turn's
-//! deadline (`botzone::games::tank::eval::TankMinimax`). Its `debug` reports the depth
-//! reached and the nodes searched. It never answers an invalid action.
+//! deadline (`botzone::games::tank::eval::TankMinimax`). Its `debug` reports
+//! the depth reached and the nodes searched. It never answers an invalid
+//! action.
+//!
+//! With `TANK_EXPECT=1` in its environment (an experiment under
+//! measurement, off by default: docs/strength.md), in a position that the
+//! opponent has met twice before with the same pair both times, it expects
+//! that pair again and answers it at the root instead of the worst reply
+//! (`botzone::search::repeat`), as long as such predictions have come
+//! true; `debug` then starts with the expected pair.
 //!
 //! Protocol (the wiki's): the first request is `{"field":[i0,i1,i2],"mySide":s}`,
 //! each later request the opponent's last actions `[a0,a1]` (-1 for a
@@ -25,6 +33,7 @@ use botzone::games::tank::protocol::{self as tank_protocol, Tracker};
 use botzone::games::tank::TankAction;
 use botzone::json::Value;
 use botzone::protocol::{self, Bot, BotError, Input, Output};
+use botzone::search::repeat::repeated_reply;
 use botzone::time::Deadline;
 
 /// Transposition table size: 2^20 entries (about 24 MB).
@@ -34,6 +43,8 @@ struct TankBot {
     player: TankMinimax,
     /// The match so far (`None` before the first request).
     tracker: Option<Tracker>,
+    /// Whether repeated replies are expected and answered (`TANK_EXPECT=1`).
+    expect: bool,
 }
 
 impl TankBot {
@@ -41,6 +52,7 @@ impl TankBot {
         TankBot {
             player: TankMinimax::new(TABLE_BITS),
             tracker: None,
+            expect: std::env::var("TANK_EXPECT").is_ok_and(|v| v == "1"),
         }
     }
 
@@ -55,9 +67,19 @@ impl TankBot {
             let answer = tracker.answer([TankAction::Stay; 2]);
             return Ok(Output::new(answer).with_debug("game over"));
         }
+        let expected = if self.expect {
+            repeated_reply(tracker.opponent_moves(), tracker.field().position_key())
+        } else {
+            None
+        };
+        self.player.expect_reply(expected);
         let result = self.player.choose(tracker.field_mut(), side, deadline);
+        let expecting = match expected {
+            Some(pair) => format!("expecting [{}, {}], ", pair.0[0].code(), pair.0[1].code()),
+            None => String::new(),
+        };
         let debug = format!(
-            "depth {}, nodes {}, value {}, {} ms",
+            "{expecting}depth {}, nodes {}, value {}, {} ms",
             result.depth,
             result.nodes,
             result.value,

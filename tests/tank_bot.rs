@@ -1,6 +1,8 @@
 //! Tank: the `tank_minimax` binary on the input samples (keep-running and
 //! traditional mode), bad input, the alpha-beta search against a brute-force
-//! max-min, and whole games of the bot's search against random play.
+//! max-min (and, with the opponent's reply expected, against the best
+//! answer to it), the bot expecting a reply the opponent repeated, and
+//! whole games of the bot's search against random play.
 
 mod common;
 
@@ -12,7 +14,7 @@ use botzone::games::tank::eval::{TankEval, TankMinimax};
 use botzone::games::tank::{bricks_from_seed, Field, SideAction, SideActions, TankAction};
 use botzone::games::Game;
 use botzone::rng::Rng;
-use botzone::search::alphabeta::{AlphaBeta, Evaluator, Limits};
+use botzone::search::alphabeta::{AlphaBeta, Evaluator, Limits, WIN};
 use botzone::time::Deadline;
 use serde_json::Value;
 
@@ -26,8 +28,18 @@ fn sample(name: &str) -> String {
 
 /// Runs the bot on `stdin`; returns (exit ok, stdout lines, stderr).
 fn run(stdin: &str) -> (bool, Vec<String>, String) {
+    run_with(stdin, &[])
+}
+
+/// [`run`] with repeated replies expected (`TANK_EXPECT=1`).
+fn run_expecting(stdin: &str) -> (bool, Vec<String>, String) {
+    run_with(stdin, &[("TANK_EXPECT", "1")])
+}
+
+fn run_with(stdin: &str, env: &[(&str, &str)]) -> (bool, Vec<String>, String) {
     let mut command = Command::new(bot());
     command.env("BOTZONE_TIME_LIMIT", "0.05");
+    command.envs(env.iter().copied());
     let out = common::run_program(
         command,
         stdin.as_bytes(),
@@ -244,19 +256,25 @@ fn maxmin(f: &mut Field, me: usize, depth: u32, ply: i32, eval: &mut TankEval) -
     best
 }
 
+/// The field of judge map `seed` after `3 * seed` random turns, unless the
+/// game is over by then.
+fn random_position(seed: u32, rng: &mut Rng) -> Option<Field> {
+    let mut f = Field::new(bricks_from_seed(seed));
+    for _ in 0..(seed * 3) {
+        let j = f.random_turn(rng);
+        f.apply_unchecked(j);
+    }
+    (!f.is_over()).then_some(f)
+}
+
 #[test]
 fn alpha_beta_agrees_with_brute_force_max_min() {
     let mut rng = Rng::new(11);
     let far = Deadline::after(Duration::from_secs(600));
     for seed in 1..=6u32 {
-        let mut f = Field::new(bricks_from_seed(seed));
-        for _ in 0..(seed * 3) {
-            let j = f.random_turn(&mut rng);
-            f.apply_unchecked(j);
-        }
-        if f.is_over() {
+        let Some(mut f) = random_position(seed, &mut rng) else {
             continue;
-        }
+        };
         let before = f.clone();
         for me in 0..2 {
             let mut eval = TankEval::new();
@@ -290,6 +308,124 @@ fn alpha_beta_agrees_with_brute_force_max_min() {
     let r = search.search(&mut f, 0, &mut eval, &far, limits);
     assert_eq!(r.depth, 2);
     assert_eq!(r.value, maxmin(&mut f, 0, 2, 0, &mut eval));
+}
+
+/// Brute force with the opponent's reply this turn known: the best of our
+/// actions against `reply`, max-min below.
+fn against(f: &mut Field, me: usize, depth: u32, reply: SideAction, eval: &mut TankEval) -> i32 {
+    let mut ours = SideActions::new();
+    f.legal_side_actions(me, &mut ours);
+    let mut best = i32::MIN;
+    for &a in ours.iter() {
+        let mut joint = [a, a];
+        joint[1 - me] = reply;
+        Game::apply_unchecked(f, &joint);
+        best = best.max(maxmin(f, me, depth - 1, 1, eval));
+        f.undo();
+    }
+    best
+}
+
+#[test]
+fn an_expected_reply_is_answered_at_the_root_and_only_for_one_search() {
+    let mut rng = Rng::new(13);
+    let far = Deadline::after(Duration::from_secs(600));
+    let (mut checked, mut above) = (0, 0);
+    for seed in 1..=10u32 {
+        let Some(mut f) = random_position(seed, &mut rng) else {
+            continue;
+        };
+        for me in 0..2 {
+            let mut theirs = SideActions::new();
+            f.legal_side_actions(1 - me, &mut theirs);
+            let reply = theirs[rng.index(theirs.len())];
+            let mut eval = TankEval::new();
+            let mut search = AlphaBeta::new(12);
+            let limits = Limits {
+                max_depth: 2,
+                ..Limits::default()
+            };
+            search.expect_reply(Some(reply));
+            let r = search.search(&mut f, me, &mut eval, &far, limits);
+            let want = against(&mut f, me, 2, reply, &mut eval);
+            assert_eq!(r.value, want, "seed {seed} side {me}");
+            let worst = maxmin(&mut f, me, 2, 0, &mut eval);
+            assert!(want >= worst, "knowing the reply is worth no less");
+            above += usize::from(want > worst);
+            // The next search is max-min again.
+            let r = search.search(&mut f, me, &mut eval, &far, limits);
+            assert_eq!(r.value, worst, "seed {seed} side {me}: the reply was kept");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 8 && above > 0,
+        "{checked} positions, {above} above max-min"
+    );
+}
+
+#[test]
+fn the_player_answers_an_expected_reply_for_one_turn() {
+    use TankAction::*;
+    // On an empty field each blue tank faces a red tank down its column,
+    // all four loaded: max-min, a shot is cancelled by the shot back. If
+    // red is expected to stay, both shots land and blue wins.
+    let far = Deadline::after(Duration::from_secs(600));
+    let mut player = TankMinimax::new(12);
+    player.limits = Limits {
+        max_depth: 2,
+        ..Limits::default()
+    };
+    let mut f = Field::new([0; 3]);
+    player.expect_reply(Some(SideAction([Stay, Stay])));
+    let r = player.choose(&mut f, 0, &far);
+    assert_eq!(r.best.0, [DownShoot, DownShoot]);
+    assert!(r.value >= WIN / 2, "value {}", r.value);
+    // Not expected any more: max-min again.
+    let r = player.choose(&mut f, 0, &far);
+    assert!(r.value.abs() < 1000, "max-min value {}", r.value);
+}
+
+/// A traditional-mode input in which both sides shuffle one tank left and
+/// right (blue's tank 0 on row 0, red's tank 1 on row 8, on an empty
+/// field), so that each position comes back every two turns: `turns`
+/// turns played, the opponent (red) moving first right, then left.
+fn shuffle_input(turns: usize) -> String {
+    let mut requests = vec!["{\"field\":[0,0,0],\"mySide\":0}".to_string()];
+    let mut responses = Vec::new();
+    for t in 0..turns {
+        let (ours, theirs) = if t % 2 == 0 {
+            ("[1,-1]", "[-1,1]")
+        } else {
+            ("[3,-1]", "[-1,3]")
+        };
+        responses.push(ours.to_string());
+        requests.push(theirs.to_string());
+    }
+    format!(
+        "{{\"requests\":[{}],\"responses\":[{}]}}",
+        requests.join(","),
+        responses.join(",")
+    )
+}
+
+#[test]
+fn the_bot_expects_a_reply_the_opponent_repeated_in_the_same_position() {
+    // After 4 turns the start position has been met at turns 1 and 3 (red
+    // moved right both times): expected again.
+    let (ok, lines, err) = run_expecting(&shuffle_input(4));
+    assert!(ok, "exit code; stderr {err}");
+    let answer = lines.first().expect("an answer");
+    assert!(
+        answer.contains("\"debug\":\"expecting [-1, 1], depth"),
+        "not expecting red's repeated pair: {answer}"
+    );
+    // Met once before only: nothing expected.
+    let (ok, lines, _) = run_expecting(&shuffle_input(2));
+    assert!(ok && lines[0].contains("\"debug\":\"depth"), "{}", lines[0]);
+    // Off by default.
+    let (ok, lines, _) = run(&shuffle_input(4));
+    assert!(ok && lines[0].contains("\"debug\":\"depth"), "{}", lines[0]);
 }
 
 #[test]

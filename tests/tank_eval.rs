@@ -3,14 +3,17 @@
 //! same value with and without it: a pruned shot is never better than
 //! staying), and pruning does cut the tree; the attack-time maps are the
 //! shortest ways that a plain relaxation finds; and a search allocates
-//! nothing once its searcher and evaluation are built.
+//! nothing once its searcher and evaluation are built (with an expected
+//! reply too).
 
 mod common;
 
 use std::time::Duration;
 
 use botzone::games::tank::eval::TankEval;
-use botzone::games::tank::{bricks_from_seed, item, Field, BASE_POS, CELLS, HEIGHT, WIDTH};
+use botzone::games::tank::{
+    bricks_from_seed, item, Field, SideAction, BASE_POS, CELLS, HEIGHT, WIDTH,
+};
 use botzone::rng::Rng;
 use botzone::search::alphabeta::{AlphaBeta, Limits};
 use botzone::time::Deadline;
@@ -172,13 +175,17 @@ fn a_search_makes_no_heap_allocation() {
         if field.is_over() {
             break;
         }
+        let me = turn % 2;
+        let turn_actions = field.random_turn(&mut rng);
+        // Every other turn, the opponent's coming pair is expected.
+        let expected = (turn % 4 >= 2).then_some(SideAction(turn_actions[1 - me]));
         let (result, allocations) = common::count_allocations(|| {
-            search.search(&mut field, turn % 2, &mut eval, &deadline, limits)
+            search.expect_reply(expected);
+            search.search(&mut field, me, &mut eval, &deadline, limits)
         });
         assert_eq!(allocations, 0, "turn {turn}: the search allocated");
         assert_eq!(result.depth, 3);
         nodes += result.nodes;
-        let turn_actions = field.random_turn(&mut rng);
         field.apply_unchecked(turn_actions);
     }
     assert!(nodes > 10_000, "only {nodes} nodes searched");

@@ -202,6 +202,9 @@ pub struct AlphaBeta<G: Game> {
     node_limit: u64,
     deadline: Option<Deadline>,
     stopped: bool,
+    /// The opponent's reply at the root for the next search, when known
+    /// ([`AlphaBeta::expect_reply`]).
+    expected: Option<G::Action>,
 }
 
 impl<G: Game> AlphaBeta<G> {
@@ -231,7 +234,18 @@ impl<G: Game> AlphaBeta<G> {
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
+            expected: None,
         }
+    }
+
+    /// Tells the next [`AlphaBeta::search`] that the opponent will answer
+    /// `reply` this turn (see [`crate::search::repeat`]): the root then
+    /// values each of our actions against that reply alone, when it is
+    /// legal, and the turns below stay max-min. The root's value is then
+    /// not stored. `None` (and every search after the next) searches
+    /// max-min from the root.
+    pub fn expect_reply(&mut self, reply: Option<G::Action>) {
+        self.expected = reply;
     }
 
     /// Forgets every stored position (a new game).
@@ -258,6 +272,7 @@ impl<G: Game> AlphaBeta<G> {
         self.stopped = false;
         self.deadline = Some(*deadline);
         self.node_limit = limits.max_nodes.unwrap_or(u64::MAX);
+        let expected = self.expected.take();
         self.history = [[0; ACTION_CAPACITY]; 2];
         for ply in &mut self.plies {
             ply.killer = None;
@@ -277,7 +292,7 @@ impl<G: Game> AlphaBeta<G> {
         }
         let max_depth = limits.max_depth.clamp(1, MAX_DEPTH);
         for depth in 1..=max_depth {
-            let (value, best, finished) = self.root(game, me, depth, eval, result.best);
+            let (value, best, finished) = self.root(game, me, depth, eval, result.best, expected);
             if let Some(best) = best {
                 result.best = best;
                 result.value = value;
@@ -296,7 +311,10 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     /// One iteration at the root: (value, best action if any root action
-    /// was fully searched, whether the iteration finished).
+    /// was fully searched, whether the iteration finished). With an
+    /// `expected` reply among the opponent's legal actions, each of our
+    /// actions is valued against it alone.
+    #[allow(clippy::too_many_arguments)]
     fn root<E: Evaluator<G>>(
         &mut self,
         game: &mut G,
@@ -304,15 +322,29 @@ impl<G: Game> AlphaBeta<G> {
         depth: u32,
         eval: &mut E,
         first: G::Action,
+        expected: Option<G::Action>,
     ) -> (i32, Option<G::Action>, bool) {
         self.generate(game, me, 0, true, eval, Some(first));
         self.generate(game, 1 - me, 0, false, eval, None);
+        // The opponent's legal actions, pruned or not, are left in the
+        // scratch list by the last `generate`.
+        let expected = expected.filter(|b| self.scratch_actions.contains(b));
         let mut alpha = -INF;
         let mut best = None;
         let key = eval.key(game);
         for i in 0..self.plies[0].ours.len() {
             let (_, place, a) = self.plies[0].ours[i];
-            let worst = self.reply(game, me, (a, place), depth, 0, alpha, INF, eval);
+            let worst = match expected {
+                Some(b) => {
+                    let mut joint = [a, a];
+                    joint[1 - me] = b;
+                    game.apply_unchecked(&joint);
+                    let v = self.node(game, me, depth - 1, 1, alpha, INF, eval);
+                    game.undo();
+                    v
+                }
+                None => self.reply(game, me, (a, place), depth, 0, alpha, INF, eval),
+            };
             if self.stopped {
                 return (alpha, best, false);
             }
@@ -321,7 +353,7 @@ impl<G: Game> AlphaBeta<G> {
                 best = Some(a);
             }
         }
-        if let Some(b) = best {
+        if let (Some(b), None) = (best, expected) {
             self.store(key, depth, alpha, Bound::Exact, b);
         }
         (alpha, best, true)

@@ -462,6 +462,13 @@ impl TankMinimax {
         }
     }
 
+    /// Tells the next [`TankMinimax::choose`] that the opponent is
+    /// expected to play `reply` this turn: it then answers `reply` instead
+    /// of the worst reply at the root ([`AlphaBeta::expect_reply`]).
+    pub fn expect_reply(&mut self, reply: Option<SideAction>) {
+        self.search.expect_reply(reply);
+    }
+
     /// The action for `side` on `field` (left as it was), found before
     /// `deadline`. Always valid: it comes from the legal actions, and a
     /// destroyed tank gets [`TankAction::Stay`].

@@ -982,6 +982,20 @@ impl Field {
     /// turn, turn number), for transposition tables.
     #[inline]
     pub fn key(&self) -> u64 {
+        self.hash(u64::from(self.turn))
+    }
+
+    /// A 64-bit hash of the position without the turn number (bricks,
+    /// tanks, bases, who shot last turn): equal when the same position
+    /// comes back later in a match.
+    #[inline]
+    pub fn position_key(&self) -> u64 {
+        self.hash(0)
+    }
+
+    /// The hash of [`Field::key`] with `turn` in place of the turn number.
+    #[inline]
+    fn hash(&self, turn: u64) -> u64 {
         let core = &self.core;
         let lo = core.walls as u64;
         let hi = (core.walls >> 64) as u64;
@@ -989,7 +1003,7 @@ impl Field {
         let flags = u64::from(core.alive)
             | u64::from(core.bases) << 4
             | u64::from(core.shot) << 8
-            | u64::from(self.turn) << 12;
+            | turn << 12;
         let mut h = mix(lo ^ 0x9e37_79b9_7f4a_7c15);
         h = mix(h ^ hi);
         h = mix(h ^ (tanks | flags << 32));

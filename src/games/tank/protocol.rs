@@ -33,7 +33,7 @@
 //! assert_eq!(tracker.field().turn(), 1);
 //! ```
 
-use super::{Bricks, Field, TankAction, BLUE, SIDES, TANKS_PER_SIDE};
+use super::{Bricks, Field, SideAction, TankAction, BLUE, SIDES, TANKS_PER_SIDE};
 use crate::json::Value;
 use crate::protocol::{warn, At, BotError, Input};
 
@@ -149,13 +149,15 @@ pub fn answer(pair: [TankAction; TANKS_PER_SIDE]) -> Value {
     )
 }
 
-/// A match as the bot sees it: the field, the bot's side, and its last
-/// answer (to pair with the opponent's actions in the next request).
+/// A match as the bot sees it: the field, the bot's side, its last
+/// answer (to pair with the opponent's actions in the next request), and
+/// what the opponent played in each position so far.
 #[derive(Clone, Debug)]
 pub struct Tracker {
     field: Field,
     side: usize,
     last_answer: [TankAction; TANKS_PER_SIDE],
+    opponent_moves: Vec<(u64, SideAction)>,
 }
 
 impl Tracker {
@@ -169,6 +171,7 @@ impl Tracker {
             field: Field::new(bricks),
             side,
             last_answer: [TankAction::Stay; TANKS_PER_SIDE],
+            opponent_moves: Vec::new(),
         })
     }
 
@@ -259,6 +262,8 @@ impl Tracker {
             }
         }
         joint[1 - self.side] = theirs.pair;
+        self.opponent_moves
+            .push((self.field.position_key(), SideAction(theirs.pair)));
         // Every action was checked against this field above.
         self.field.apply_unchecked(joint);
         Ok(())
@@ -278,6 +283,13 @@ impl Tracker {
     /// The bot's side ([`BLUE`] or red).
     pub fn side(&self) -> usize {
         self.side
+    }
+
+    /// Each turn played so far, oldest first: the position before it
+    /// ([`Field::position_key`]) and the opponent's pair as played there
+    /// (for [`crate::search::repeat::repeated_reply`]).
+    pub fn opponent_moves(&self) -> &[(u64, SideAction)] {
+        &self.opponent_moves
     }
 
     /// The answer last given through [`Tracker::answer`].
