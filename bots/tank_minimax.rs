@@ -6,12 +6,12 @@
 //! the depth reached and the nodes searched. It never answers an invalid
 //! action.
 //!
-//! With `TANK_EXPECT=1` in its environment (an experiment under
-//! measurement, off by default: docs/strength.md), in a position that the
-//! opponent has met twice before with the same pair both times, it expects
-//! that pair again and answers it at the root instead of the worst reply
-//! (`botzone::search::repeat`), as long as such predictions have come
-//! true; `debug` then starts with the expected pair.
+//! In a position that the opponent has met twice before with the same
+//! pair both times, it expects that pair again and answers it at the root
+//! instead of the worst reply (`botzone::search::repeat`), as long as such
+//! predictions have come true; `debug` then starts with the expected pair.
+//! `TANK_EXPECT=0` in its environment turns that off (max-min on every
+//! turn, as before 2026-12-02: docs/strength.md).
 //!
 //! Protocol (the wiki's): the first request is `{"field":[i0,i1,i2],"mySide":s}`,
 //! each later request the opponent's last actions `[a0,a1]` (-1 for a
@@ -43,7 +43,8 @@ struct TankBot {
     player: TankMinimax,
     /// The match so far (`None` before the first request).
     tracker: Option<Tracker>,
-    /// Whether repeated replies are expected and answered (`TANK_EXPECT=1`).
+    /// Whether repeated replies are expected and answered (unless
+    /// `TANK_EXPECT=0`).
     expect: bool,
 }
 
@@ -52,7 +53,7 @@ impl TankBot {
         TankBot {
             player: TankMinimax::new(TABLE_BITS),
             tracker: None,
-            expect: std::env::var("TANK_EXPECT").is_ok_and(|v| v == "1"),
+            expect: std::env::var("TANK_EXPECT").as_deref() != Ok("0"),
         }
     }
 

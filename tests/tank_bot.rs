@@ -31,9 +31,9 @@ fn run(stdin: &str) -> (bool, Vec<String>, String) {
     run_with(stdin, &[])
 }
 
-/// [`run`] with repeated replies expected (`TANK_EXPECT=1`).
-fn run_expecting(stdin: &str) -> (bool, Vec<String>, String) {
-    run_with(stdin, &[("TANK_EXPECT", "1")])
+/// [`run`] with repeated replies never expected (`TANK_EXPECT=0`).
+fn run_max_min(stdin: &str) -> (bool, Vec<String>, String) {
+    run_with(stdin, &[("TANK_EXPECT", "0")])
 }
 
 fn run_with(stdin: &str, env: &[(&str, &str)]) -> (bool, Vec<String>, String) {
@@ -413,7 +413,7 @@ fn shuffle_input(turns: usize) -> String {
 fn the_bot_expects_a_reply_the_opponent_repeated_in_the_same_position() {
     // After 4 turns the start position has been met at turns 1 and 3 (red
     // moved right both times): expected again.
-    let (ok, lines, err) = run_expecting(&shuffle_input(4));
+    let (ok, lines, err) = run(&shuffle_input(4));
     assert!(ok, "exit code; stderr {err}");
     let answer = lines.first().expect("an answer");
     assert!(
@@ -421,10 +421,10 @@ fn the_bot_expects_a_reply_the_opponent_repeated_in_the_same_position() {
         "not expecting red's repeated pair: {answer}"
     );
     // Met once before only: nothing expected.
-    let (ok, lines, _) = run_expecting(&shuffle_input(2));
+    let (ok, lines, _) = run(&shuffle_input(2));
     assert!(ok && lines[0].contains("\"debug\":\"depth"), "{}", lines[0]);
-    // Off by default.
-    let (ok, lines, _) = run(&shuffle_input(4));
+    // Turned off.
+    let (ok, lines, _) = run_max_min(&shuffle_input(4));
     assert!(ok && lines[0].contains("\"debug\":\"depth"), "{}", lines[0]);
 }
 
