@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn stops_predicting_an_opponent_that_broke_its_pattern() {
-        // Position 1 three times with 3, then 4: the fourth visit was
+        // Position 1 twice with 3, then with 4: the third visit was
         // predicted (3) and missed; one miss in one prediction.
         let mut history = vec![(1, 3u8), (1, 3), (1, 4), (2, 0), (2, 0)];
         assert_eq!(repeated_reply(&history, 2), None);
