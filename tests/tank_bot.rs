@@ -1,5 +1,5 @@
 //! Tank: the `tank_minimax` binary on the input samples (keep-running and
-//! traditional mode), bad input, the alpha-beta search against a brute-force
+//! traditional mode), bad input, the alpha-beta search against a plain
 //! max-min (and, with the opponent's reply expected, against the best
 //! answer to it), the bot expecting a reply the opponent repeated, and
 //! whole games of the bot's search against random play.
@@ -229,31 +229,10 @@ fn requests_that_contradict_the_field_are_the_judges_word_and_a_warning() {
     }
 }
 
-/// Brute-force max-min to `depth` turns with the same evaluation.
+/// Max-min to `depth` turns with the same evaluation: [`plain_alpha_beta`]
+/// with the whole window.
 fn maxmin(f: &mut Field, me: usize, depth: u32, ply: i32, eval: &mut TankEval) -> i32 {
-    if f.is_over() {
-        let v = eval.terminal(f, me);
-        return v - v.signum() * ply;
-    }
-    if depth == 0 {
-        return eval.evaluate(f, me);
-    }
-    let (mut ours, mut theirs) = (SideActions::new(), SideActions::new());
-    f.legal_side_actions(me, &mut ours);
-    f.legal_side_actions(1 - me, &mut theirs);
-    let mut best = i32::MIN;
-    for &a in ours.iter() {
-        let mut worst = i32::MAX;
-        for &b in theirs.iter() {
-            let mut joint = [a, a];
-            joint[1 - me] = b;
-            Game::apply_unchecked(f, &joint);
-            worst = worst.min(maxmin(f, me, depth - 1, ply + 1, eval));
-            f.undo();
-        }
-        best = best.max(worst);
-    }
-    best
+    plain_alpha_beta(f, me, depth, ply, i32::MIN + 1, i32::MAX, eval)
 }
 
 /// The field of judge map `seed` after `3 * seed` random turns, unless the
@@ -268,7 +247,7 @@ fn random_position(seed: u32, rng: &mut Rng) -> Option<Field> {
 }
 
 #[test]
-fn alpha_beta_agrees_with_brute_force_max_min() {
+fn alpha_beta_agrees_with_plain_max_min() {
     let mut rng = Rng::new(11);
     let far = Deadline::after(Duration::from_secs(600));
     for seed in 1..=6u32 {
@@ -310,7 +289,83 @@ fn alpha_beta_agrees_with_brute_force_max_min() {
     assert_eq!(r.value, maxmin(&mut f, 0, 2, 0, &mut eval));
 }
 
-/// Brute force with the opponent's reply this turn known: the best of our
+/// Max-min by the plainest alpha-beta: no table, no move ordering, no
+/// null windows, each turn our pair and then every reply in the legal
+/// order. Inside `(alpha, beta)` its value is exact (the whole window
+/// gives the max-min value itself).
+#[allow(clippy::too_many_arguments)]
+fn plain_alpha_beta(
+    f: &mut Field,
+    me: usize,
+    depth: u32,
+    ply: i32,
+    mut alpha: i32,
+    beta: i32,
+    eval: &mut TankEval,
+) -> i32 {
+    if f.is_over() {
+        let v = eval.terminal(f, me);
+        return v - v.signum() * ply;
+    }
+    if depth == 0 {
+        return eval.evaluate(f, me);
+    }
+    let (mut ours, mut theirs) = (SideActions::new(), SideActions::new());
+    f.legal_side_actions(me, &mut ours);
+    f.legal_side_actions(1 - me, &mut theirs);
+    let mut best = i32::MIN;
+    for &a in ours.iter() {
+        let mut worst = i32::MAX;
+        for &b in theirs.iter() {
+            let mut joint = [a, a];
+            joint[1 - me] = b;
+            Game::apply_unchecked(f, &joint);
+            let v = plain_alpha_beta(f, me, depth - 1, ply + 1, alpha, beta.min(worst), eval);
+            f.undo();
+            worst = worst.min(v);
+            if worst <= alpha {
+                break;
+            }
+        }
+        best = best.max(worst);
+        alpha = alpha.max(best);
+        if best >= beta {
+            break;
+        }
+    }
+    best
+}
+
+#[test]
+fn alpha_beta_agrees_with_plain_max_min_deeper_on_positions_of_play() {
+    // Both sides' two tanks, two and three turns deep: the null-window
+    // searches and their re-searches (principal variation search) and the
+    // table must give the value a plain search gives.
+    let mut rng = Rng::new(19);
+    let far = Deadline::after(Duration::from_secs(600));
+    let mut checked = 0;
+    for seed in 1..=5u32 {
+        let Some(mut f) = random_position(seed, &mut rng) else {
+            continue;
+        };
+        for (me, depth) in [(0, 2), (1, 2), (0, 3), (1, 3)] {
+            let mut eval = TankEval::new();
+            let mut search = AlphaBeta::new(16);
+            let limits = Limits {
+                max_depth: depth,
+                ..Limits::default()
+            };
+            let r = search.search(&mut f, me, &mut eval, &far, limits);
+            assert_eq!(r.depth, depth);
+            let want = maxmin(&mut f, me, depth, 0, &mut eval);
+            assert_eq!(r.value, want, "seed {seed}, side {me}, depth {depth}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "only {checked} searches");
+}
+
+/// Max-min with the opponent's reply this turn known: the best of our
 /// actions against `reply`, max-min below.
 fn against(f: &mut Field, me: usize, depth: u32, reply: SideAction, eval: &mut TankEval) -> i32 {
     let mut ours = SideActions::new();
