@@ -293,7 +293,6 @@ fn alpha_beta_agrees_with_plain_max_min() {
 /// null windows, each turn our pair and then every reply in the legal
 /// order. Inside `(alpha, beta)` its value is exact (the whole window
 /// gives the max-min value itself).
-#[allow(clippy::too_many_arguments)]
 fn plain_alpha_beta(
     f: &mut Field,
     me: usize,
