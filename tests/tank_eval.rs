@@ -2,7 +2,8 @@
 //! sound (on positions from random games, a fixed-depth search finds the
 //! same value with and without it: a pruned shot is never better than
 //! staying), and pruning does cut the tree; the attack-time maps are the
-//! shortest ways that a plain relaxation finds; and a search allocates
+//! shortest ways that a plain relaxation finds, with the enemy's guards
+//! slowing an attack for the side the value is for; and a search allocates
 //! nothing once its searcher and evaluation are built (with an expected
 //! reply too).
 
@@ -73,8 +74,10 @@ fn pruning_wasted_shots_keeps_every_searched_value_and_cuts_the_tree() {
 /// with the base with `k` bricks between, otherwise one turn per move into
 /// an empty cell and two into a brick on the way to such a cell; steel and
 /// bases block, tanks are ignored; 60 for never. Relaxed over and over
-/// until nothing changes.
-fn plain_attack_map(field: &Field, side: usize) -> [u8; CELLS] {
+/// until nothing changes. With `guard` turns, a cell in line with the base
+/// takes `guard` more from the first of `side`'s tanks in that line on
+/// (its guard), and every cell beyond it too.
+fn plain_attack_map(field: &Field, side: usize, guard: u8) -> [u8; CELLS] {
     const FAR: u8 = 60;
     let mut time = [FAR; CELLS];
     if !field.base_alive(side) {
@@ -84,7 +87,7 @@ fn plain_attack_map(field: &Field, side: usize) -> [u8; CELLS] {
     let brick = |x: usize, y: usize| field.at(x, y) & item::BRICK != 0;
     let (bx, by) = BASE_POS[side];
     for (dx, dy) in [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)] {
-        let (mut x, mut y, mut k) = (bx as i32, by as i32, 0u8);
+        let (mut x, mut y, mut k, mut extra) = (bx as i32, by as i32, 0u8, 0u8);
         loop {
             x += dx;
             y += dy;
@@ -95,7 +98,12 @@ fn plain_attack_map(field: &Field, side: usize) -> [u8; CELLS] {
             if blocks(ux, uy) {
                 break;
             }
-            time[uy * WIDTH + ux] = time[uy * WIDTH + ux].min(2 * k + 1);
+            let guarded = (0..2).any(|t| field.at(ux, uy) & item::tank(side, t) != 0);
+            if guarded {
+                extra = guard;
+            }
+            let t = (2 * k + 1 + extra).min(FAR - 1);
+            time[uy * WIDTH + ux] = time[uy * WIDTH + ux].min(t);
             k += u8::from(brick(ux, uy));
         }
     }
@@ -143,7 +151,7 @@ fn attack_times_are_the_shortest_ways_through_bricks() {
             for (side, map) in times.iter().enumerate() {
                 assert_eq!(
                     *map,
-                    plain_attack_map(&field, side),
+                    plain_attack_map(&field, side, 0),
                     "seed {seed}, turn {}, the base of side {side}:\n{field}",
                     field.turn()
                 );
@@ -157,6 +165,38 @@ fn attack_times_are_the_shortest_ways_through_bricks() {
         }
     }
     assert!(checked > 1000, "only {checked} positions checked");
+}
+
+#[test]
+fn the_value_sees_the_enemy_guards_and_not_its_own() {
+    let mut rng = Rng::new(12);
+    let mut eval = TankEval::new();
+    let guard = eval.weights.guard;
+    assert!(guard > 0, "guards are on by default");
+    let (mut checked, mut guarded) = (0, 0);
+    for seed in 1..=40u32 {
+        let mut field = Field::new(bricks_from_seed(seed));
+        while !field.is_over() {
+            for side in 0..2 {
+                let enemy = 1 - side;
+                let times = eval.attack_times_for(&field, side);
+                let plain = plain_attack_map(&field, enemy, guard);
+                let at = format!("seed {seed}, turn {}, side {side}:\n{field}", field.turn());
+                assert_eq!(times[enemy], plain, "the enemy base, {at}");
+                assert_eq!(
+                    times[side],
+                    plain_attack_map(&field, side, 0),
+                    "its own, {at}"
+                );
+                guarded += usize::from(plain != plain_attack_map(&field, enemy, 0));
+                checked += 1;
+            }
+            let turn_actions = field.random_turn(&mut rng);
+            field.apply_unchecked(turn_actions);
+        }
+    }
+    assert!(checked > 1000, "only {checked} positions checked");
+    assert!(guarded > 100, "only {guarded} positions with a guard");
 }
 
 #[test]

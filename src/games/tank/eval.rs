@@ -9,8 +9,16 @@
 //! attack a few turns from landing weighs much more), clear lines of fire at
 //! the enemy base and at enemy tanks (worth more when the shooter may shoot
 //! now and the target may not answer), and the bases' exposure (the same
-//! lines seen from the other side). The attack-time maps depend only on the
-//! bricks and are cached.
+//! lines seen from the other side). The attack-time maps depend on the
+//! bricks (and on the guards below) and are cached.
+//!
+//! The value is pessimistic for the side it is for: an enemy tank standing
+//! in a line of the enemy base (a guard) slows that side's attack through
+//! the line beyond it ([`Weights::guard`]), while that side's own guards are
+//! ignored (they may leave or fall). Without this, an attacker held off by a
+//! guard right beside the base counted as an attack a turn or two from
+//! landing, and the search settled into such locks, valued about a tank
+//! ahead, for the rest of the game.
 //!
 //! [`TankMinimax`] couples it with [`crate::search::alphabeta`].
 
@@ -55,6 +63,11 @@ pub struct Weights {
     pub race: i32,
     /// The race bonus's scale, in turns.
     pub race_turns: f64,
+    /// Turns added to the attack through a line of the enemy base beyond
+    /// an enemy tank standing in it (a guard), in the value for the
+    /// attacking side only (0: tanks are ignored, as in
+    /// [`TankEval::attack_times`]).
+    pub guard: u8,
 }
 
 impl Default for Weights {
@@ -69,6 +82,7 @@ impl Default for Weights {
             loaded: 8,
             race: 1500,
             race_turns: 5.0,
+            guard: 8,
         }
     }
 }
@@ -77,8 +91,10 @@ impl Default for Weights {
 struct CacheSlot {
     bricks: u128,
     bases: u8,
+    /// The guards the maps were made with (see [`guards`]).
+    guards: [u128; SIDES],
     /// `time[side][cell]`: turns a tank at `cell` needs to destroy the base
-    /// of `side` (walls as they stand, tanks ignored).
+    /// of `side` (walls as they stand, other tanks ignored).
     time: [[u8; CELLS]; SIDES],
 }
 
@@ -91,10 +107,10 @@ pub struct TankEval {
     /// staying (see `wasted_shot`); on by default.
     pub prune: bool,
     cache: Vec<Option<CacheSlot>>,
-    /// Values for side 0 of positions a search met at its horizon, by
-    /// position key (`Field::key` with the lowest bit set, so that key 0
-    /// marks an empty slot): the same position is reached by many orders
-    /// of the same moves.
+    /// Values of positions a search met at its horizon, by position key
+    /// and side (`Field::key` with the lowest bit set, so that key 0 marks
+    /// an empty slot, and the next bit flipped for side 1): the same
+    /// position is reached by many orders of the same moves.
     leaves: Vec<(u64, i32)>,
     /// The race bonus by attack time.
     race: [i32; FAR as usize + 1],
@@ -124,30 +140,63 @@ impl TankEval {
     }
 
     /// Turns a tank at each cell needs to destroy the base of `side` on this
-    /// field's walls (see [`TankEval`]); [`u8`] 60 for never.
+    /// field's walls, tanks ignored (see [`TankEval`]); [`u8`] 60 for
+    /// never.
     pub fn attack_times(&mut self, field: &Field) -> [[u8; CELLS]; SIDES] {
-        self.slot(field).time
+        let i = self.slot_index(field, [0; SIDES], 0);
+        *self.maps(i)
     }
 
-    fn slot(&mut self, field: &Field) -> &CacheSlot {
-        let i = self.slot_index(field);
-        self.cache[i].as_ref().expect("filled by slot_index")
+    /// The attack-time maps that [`TankEval::value`] for `side` uses: the
+    /// enemy base's with the enemy's guards ([`Weights::guard`] turns more
+    /// through a guarded line from the guard on), `side`'s own base's with
+    /// tanks ignored.
+    pub fn attack_times_for(&mut self, field: &Field, side: usize) -> [[u8; CELLS]; SIDES] {
+        self.sync_weights();
+        let i = self.guarded_slot(field, side);
+        *self.maps(i)
     }
 
-    /// The cache slot holding `field`'s attack-time maps (filled first
-    /// when they are not there).
-    fn slot_index(&mut self, field: &Field) -> usize {
+    /// The cache slot of the maps that the value for `side` uses.
+    fn guarded_slot(&mut self, field: &Field, side: usize) -> usize {
+        let guard = self.weights.guard;
+        let mut guarding = [0; SIDES];
+        if guard > 0 {
+            guarding[1 - side] = guards(field, 1 - side);
+        }
+        self.slot_index(field, guarding, guard)
+    }
+
+    /// The maps in cache slot `i`, filled by [`TankEval::slot_index`].
+    fn maps(&self, i: usize) -> &[[u8; CELLS]; SIDES] {
+        &self.cache[i].as_ref().expect("filled by slot_index").time
+    }
+
+    /// The cache slot holding `field`'s attack-time maps with `guards`
+    /// ([`guards`] for each base, or none) adding `extra` turns (filled
+    /// first when they are not there).
+    fn slot_index(&mut self, field: &Field, guards: [u128; SIDES], extra: u8) -> usize {
         let bricks = field.core.walls;
         let bases = field.core.bases;
-        let h = (bricks as u64 ^ (bricks >> 64) as u64 ^ u64::from(bases))
+        let g = guards[0] ^ guards[1].rotate_left(64);
+        let h = (bricks as u64
+            ^ (bricks >> 64) as u64
+            ^ u64::from(bases)
+            ^ g as u64
+            ^ (g >> 64) as u64)
             .wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let i = (h >> (64 - CACHE_SLOTS.trailing_zeros())) as usize;
-        let hit = matches!(&self.cache[i], Some(s) if s.bricks == bricks && s.bases == bases);
+        let hit = matches!(&self.cache[i],
+            Some(s) if s.bricks == bricks && s.bases == bases && s.guards == guards);
         if !hit {
-            let time = [attack_map(field, 0), attack_map(field, 1)];
+            let time = [
+                attack_map(field, 0, guards[0], extra),
+                attack_map(field, 1, guards[1], extra),
+            ];
             self.cache[i] = Some(CacheSlot {
                 bricks,
                 bases,
+                guards,
                 time,
             });
         }
@@ -155,7 +204,9 @@ impl TankEval {
     }
 
     /// The value of `field` for `side` (higher is better), not counting
-    /// whether the game is over.
+    /// whether the game is over. Not zero-sum: the enemy's guards slow
+    /// `side`'s attack, `side`'s own guards do not slow the enemy's (see
+    /// [`TankEval`]).
     pub fn value(&mut self, field: &Field, side: usize) -> i32 {
         self.sync_weights();
         self.value_synced(field, side)
@@ -164,11 +215,8 @@ impl TankEval {
     /// [`TankEval::value`] once [`TankEval::sync_weights`] has run.
     fn value_synced(&mut self, field: &Field, side: usize) -> i32 {
         let w = self.weights;
-        let slot = self.slot_index(field);
-        let times = &self.cache[slot]
-            .as_ref()
-            .expect("filled by slot_index")
-            .time;
+        let slot = self.guarded_slot(field, side);
+        let times = self.maps(slot);
         let race = &self.race;
         let occ = field.occupancy();
         let mut total = 0;
@@ -233,7 +281,7 @@ impl TankEval {
 
     /// When the weights changed: fills the race bonus table again (see
     /// [`Weights::race`]; the bonus is 0 for a base out of reach) and
-    /// forgets the remembered leaf values.
+    /// forgets the remembered leaf values and attack-time maps.
     fn sync_weights(&mut self) {
         if self.made_with == Some(self.weights) {
             return;
@@ -243,12 +291,15 @@ impl TankEval {
             *r = (f64::from(k) * (-(t as f64) / turns).exp()).round() as i32;
         }
         self.leaves.fill((0, 0));
+        // Maps made with guards used the old `guard`.
+        self.cache.fill(None);
         self.made_with = Some(self.weights);
     }
 
     /// Move-ordering score of one tank's action for `side`'s tank `t`:
     /// shots at the enemy base, then at enemy tanks, then moves that bring
-    /// the tank closer to destroying the base, then shots at bricks.
+    /// the tank closer to destroying the base (on the maps that the value
+    /// for `side` uses), then shots at bricks.
     fn action_score(&mut self, field: &Field, side: usize, t: usize, a: TankAction) -> i32 {
         let Some(c) = field.tank_cell(side * 2 + t) else {
             return 0;
@@ -289,7 +340,8 @@ impl TankEval {
             }
             a => {
                 let dir = a.code() as usize;
-                let times = &self.slot(field).time[enemy];
+                let slot = self.guarded_slot(field, side);
+                let times = &self.maps(slot)[enemy];
                 match super::step(c, dir) {
                     Some(n) => 10 * (i32::from(times[c]) - i32::from(times[n])),
                     None => -100,
@@ -335,13 +387,39 @@ fn wasted_shot(field: &Field, side: usize, t: usize, c: usize, dir: usize) -> bo
     true
 }
 
+/// The padded cells of `side`'s live tanks that stand in a line of its own
+/// base (out to steel or the border, through bricks): its guards.
+fn guards(field: &Field, side: usize) -> u128 {
+    let mut tanks = 0u128;
+    for t in 0..2 {
+        if let Some(c) = field.tank_cell(side * 2 + t) {
+            tanks |= 1 << super::pad(c);
+        }
+    }
+    let mut found = 0;
+    if tanks == 0 {
+        return found;
+    }
+    let stop = field.core.walls & !field.bricks();
+    let base = super::BASE_P[side];
+    for delta in super::DELTA {
+        let mut p = base.wrapping_add(delta);
+        while stop >> p & 1 == 0 {
+            found |= tanks & 1 << p;
+            p = p.wrapping_add(delta);
+        }
+    }
+    found
+}
+
 /// Turns a tank at each cell needs to destroy the base of `side`: from a
 /// cell in line with the base, one shot per brick in between plus one for
 /// the base, a turn of cooling between shots (`2k + 1` turns for `k`
-/// bricks); elsewhere, one turn per move into an empty cell and two into a
+/// bricks), and `extra` more from the cell of a tank in `guards` and beyond
+/// it; elsewhere, one turn per move into an empty cell and two into a
 /// brick (shoot, then move) on the way to such a cell. Steel and bases
-/// block; tanks are ignored.
-fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
+/// block; other tanks are ignored.
+fn attack_map(field: &Field, side: usize, guards: u128, extra: u8) -> [u8; CELLS] {
     let mut time = [FAR; CELLS];
     if !field.base_alive(side) {
         return time;
@@ -358,10 +436,15 @@ fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
     let base = super::BASE_P[side];
     for delta in super::DELTA {
         let mut k = 0usize;
+        let mut guarded = 0;
         let mut p = base.wrapping_add(delta);
         while passable >> p & 1 == 1 {
-            seeds[2 * k + 1] |= 1 << p;
-            last_seed = last_seed.max(2 * k + 1);
+            if guards >> p & 1 == 1 {
+                guarded = usize::from(extra);
+            }
+            let t = (2 * k + 1 + guarded).min(usize::from(FAR) - 1);
+            seeds[t] |= 1 << p;
+            last_seed = last_seed.max(t);
             k += (bricks >> p & 1) as usize;
             p = p.wrapping_add(delta);
         }
@@ -397,24 +480,17 @@ fn attack_map(field: &Field, side: usize) -> [u8; CELLS] {
 }
 
 impl Evaluator<Field> for TankEval {
-    /// [`TankEval::value`], remembered by position: a value for one side
-    /// is minus the value for the other.
+    /// [`TankEval::value`], remembered by position and side.
     fn evaluate(&mut self, game: &Field, me: usize) -> i32 {
         self.sync_weights();
-        let key = game.key() | 1;
+        let key = (game.key() | 1) ^ (me as u64) << 1;
         let i = (key >> (64 - LEAF_SLOTS.trailing_zeros())) as usize;
-        let v = if self.leaves[i].0 == key {
-            self.leaves[i].1
-        } else {
-            let v = self.value_synced(game, 0);
-            self.leaves[i] = (key, v);
-            v
-        };
-        if me == 0 {
-            v
-        } else {
-            -v
+        if self.leaves[i].0 == key {
+            return self.leaves[i].1;
         }
+        let v = self.value_synced(game, me);
+        self.leaves[i] = (key, v);
+        v
     }
 
     fn key(&mut self, game: &Field) -> u64 {
