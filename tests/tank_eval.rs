@@ -168,7 +168,7 @@ fn attack_times_are_the_shortest_ways_through_bricks() {
 }
 
 #[test]
-fn the_value_sees_the_enemy_guards_and_not_its_own() {
+fn the_maps_of_the_value_count_the_enemy_guards_and_not_its_own() {
     let mut rng = Rng::new(12);
     let mut eval = TankEval::new();
     let guard = eval.weights.guard;
