@@ -300,7 +300,15 @@ impl TankEval {
     /// shots at the enemy base, then at enemy tanks, then moves that bring
     /// the tank closer to destroying the base (on the maps that the value
     /// for `side` uses), then shots at bricks.
-    fn action_score(&mut self, field: &Field, side: usize, t: usize, a: TankAction) -> i32 {
+    /// `slot` is [`TankEval::guarded_slot`] of `field` for `side`.
+    fn action_score(
+        &mut self,
+        field: &Field,
+        side: usize,
+        slot: usize,
+        t: usize,
+        a: TankAction,
+    ) -> i32 {
         let Some(c) = field.tank_cell(side * 2 + t) else {
             return 0;
         };
@@ -340,7 +348,6 @@ impl TankEval {
             }
             a => {
                 let dir = a.code() as usize;
-                let slot = self.guarded_slot(field, side);
                 let times = &self.maps(slot)[enemy];
                 match super::step(c, dir) {
                     Some(n) => 10 * (i32::from(times[c]) - i32::from(times[n])),
@@ -387,8 +394,29 @@ fn wasted_shot(field: &Field, side: usize, t: usize, c: usize, dir: usize) -> bo
     true
 }
 
+/// The padded cells in the four lines of each base, out to steel or the
+/// border (bricks do not end them, and no line reaches the other base):
+/// they never change.
+const BASE_LINES: [u128; SIDES] = {
+    let mut lines = [0u128; SIDES];
+    let mut side = 0;
+    while side < SIDES {
+        let mut d = 0;
+        while d < 4 {
+            let mut p = super::BASE_P[side].wrapping_add(super::DELTA[d]);
+            while super::FIXED >> p & 1 == 0 {
+                lines[side] |= 1 << p;
+                p = p.wrapping_add(super::DELTA[d]);
+            }
+            d += 1;
+        }
+        side += 1;
+    }
+    lines
+};
+
 /// The padded cells of `side`'s live tanks that stand in a line of its own
-/// base (out to steel or the border, through bricks): its guards.
+/// base: its guards.
 fn guards(field: &Field, side: usize) -> u128 {
     let mut tanks = 0u128;
     for t in 0..2 {
@@ -396,20 +424,7 @@ fn guards(field: &Field, side: usize) -> u128 {
             tanks |= 1 << super::pad(c);
         }
     }
-    let mut found = 0;
-    if tanks == 0 {
-        return found;
-    }
-    let stop = field.core.walls & !field.bricks();
-    let base = super::BASE_P[side];
-    for delta in super::DELTA {
-        let mut p = base.wrapping_add(delta);
-        while stop >> p & 1 == 0 {
-            found |= tanks & 1 << p;
-            p = p.wrapping_add(delta);
-        }
-    }
-    found
+    tanks & BASE_LINES[side]
 }
 
 /// Turns a tank at each cell needs to destroy the base of `side`: from a
@@ -498,12 +513,13 @@ impl Evaluator<Field> for TankEval {
     }
 
     fn order(&mut self, game: &Field, player: usize, actions: &[SideAction], scores: &mut [i32]) {
+        let slot = self.guarded_slot(game, player);
         let mut per_tank = [[0i32; TankAction::COUNT]; 2];
         for (t, row) in per_tank.iter_mut().enumerate() {
             let mask = game.valid_mask(player * 2 + t);
             for (k, s) in row.iter_mut().enumerate() {
                 if mask >> k & 1 == 1 {
-                    *s = self.action_score(game, player, t, TankAction::ALL[k]);
+                    *s = self.action_score(game, player, slot, t, TankAction::ALL[k]);
                 }
             }
         }
