@@ -3,7 +3,8 @@
 //! same value with and without it: a pruned shot is never better than
 //! staying), and pruning does cut the tree; the attack-time maps are the
 //! shortest ways that a plain relaxation finds, with the enemy's guards
-//! slowing an attack for the side the value is for; and a search allocates
+//! slowing an attack for the side the value is for; the race lead goes to
+//! the side whose quickest attack lands first; and a search allocates
 //! nothing once its searcher and evaluation are built (with an expected
 //! reply too).
 
@@ -197,6 +198,51 @@ fn the_maps_of_the_value_count_the_enemy_guards_and_not_its_own() {
     }
     assert!(checked > 1000, "only {checked} positions checked");
     assert!(guarded > 100, "only {guarded} positions with a guard");
+}
+
+#[test]
+fn the_race_lead_goes_to_the_side_whose_quickest_attack_lands_first() {
+    let mut rng = Rng::new(13);
+    let mut with = TankEval::new();
+    let mut without = TankEval::new();
+    let (lead, lead_turns) = (with.weights.lead, with.weights.lead_turns);
+    assert!(lead > 0, "the race lead is on by default");
+    without.weights.lead = 0;
+    let (mut checked, mut led, mut behind) = (0, 0, 0);
+    for seed in 41..=80u32 {
+        let mut field = Field::new(bricks_from_seed(seed));
+        while !field.is_over() {
+            for side in 0..2 {
+                // Each side's quickest tank on the maps the value uses.
+                let times = with.attack_times_for(&field, side);
+                let quickest = |s: usize| {
+                    (0..2)
+                        .filter_map(|t| field.tank_cell(s * 2 + t))
+                        .map(|c| times[1 - s][c])
+                        .min()
+                        .unwrap_or(u8::MAX)
+                };
+                let (mine, theirs) = (quickest(side), quickest(1 - side));
+                let expected = if mine < theirs && mine <= lead_turns {
+                    led += 1;
+                    lead
+                } else if theirs < mine && theirs <= lead_turns {
+                    behind += 1;
+                    -lead
+                } else {
+                    0
+                };
+                let at = format!("seed {seed}, turn {}, side {side}:\n{field}", field.turn());
+                let diff = with.value(&field, side) - without.value(&field, side);
+                assert_eq!(diff, expected, "{at}");
+                checked += 1;
+            }
+            let turn_actions = field.random_turn(&mut rng);
+            field.apply_unchecked(turn_actions);
+        }
+    }
+    assert!(checked > 1000, "only {checked} positions checked");
+    assert!(led > 50 && behind > 50, "{led} leads, {behind} behind");
 }
 
 #[test]

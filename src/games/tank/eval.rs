@@ -6,11 +6,12 @@
 //! enemy base (walking, and shooting its way through bricks; this covers the
 //! distance to the base and the bricks in between; the quickest tank's
 //! time also as a race bonus that grows steeply as the time falls, so an
-//! attack a few turns from landing weighs much more), clear lines of fire at
-//! the enemy base and at enemy tanks (worth more when the shooter may shoot
-//! now and the target may not answer), and the bases' exposure (the same
-//! lines seen from the other side). The attack-time maps depend on the
-//! bricks (and on the guards below) and are cached.
+//! attack a few turns from landing weighs much more, and a lead in that
+//! race as a fixed bonus), clear lines of fire at the enemy base and at
+//! enemy tanks (worth more when the shooter may shoot now and the target
+//! may not answer), and the bases' exposure (the same lines seen from the
+//! other side). The attack-time maps depend on the bricks (and on the
+//! guards below) and are cached.
 //!
 //! The value is pessimistic for the side it is for: an enemy tank standing
 //! in a line of the enemy base (a guard) slows that side's attack through
@@ -63,6 +64,15 @@ pub struct Weights {
     pub race: i32,
     /// The race bonus's scale, in turns.
     pub race_turns: f64,
+    /// The race lead: when one side's quickest tank needs fewer turns to
+    /// destroy the enemy base than the other side's quickest, and at most
+    /// [`Weights::lead_turns`], that side gets `lead` (the other loses it).
+    /// The race bonus alone counts an attack that lands a turn after the
+    /// enemy's as a near tie (its bonuses for 4 and 5 turns differ by
+    /// 122), though the side that is a turn late loses its base first.
+    pub lead: i32,
+    /// The longest attack time for which [`Weights::lead`] counts.
+    pub lead_turns: u8,
     /// Turns added to the attack through a line of the enemy base beyond
     /// an enemy tank standing in it (a guard), in the value for the
     /// attacking side only (0: tanks are ignored, as in
@@ -82,6 +92,8 @@ impl Default for Weights {
             loaded: 8,
             race: 1500,
             race_turns: 5.0,
+            lead: 400,
+            lead_turns: 8,
             guard: 8,
         }
     }
@@ -220,7 +232,9 @@ impl TankEval {
         let race = &self.race;
         let occ = field.occupancy();
         let mut total = 0;
-        for s in 0..SIDES {
+        // Each side's quickest attack time, for the race lead.
+        let mut quickest = [FAR; SIDES];
+        for (s, side_quickest) in quickest.iter_mut().enumerate() {
             let enemy = 1 - s;
             let enemy_base = super::BASE_P[enemy];
             let mut v = 0;
@@ -271,10 +285,17 @@ impl TankEval {
                     }
                 }
             }
+            *side_quickest = best;
             v += race[usize::from(best)];
             v -= w.attack_time * i32::from(best);
             v -= w.second_attack_time * i32::from(other);
             total += if s == side { v } else { -v };
+        }
+        let (mine, theirs) = (quickest[side], quickest[1 - side]);
+        if mine < theirs && mine <= w.lead_turns {
+            total += w.lead;
+        } else if theirs < mine && theirs <= w.lead_turns {
+            total -= w.lead;
         }
         total
     }
